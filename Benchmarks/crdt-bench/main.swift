@@ -1,0 +1,1 @@
+print("crdt-bench: no cases yet")

@@ -1,0 +1,23 @@
+// swift-tools-version:6.0
+// The package has no dependencies at all: every target builds on Foundation alone.
+import PackageDescription
+
+/// Compile-time switches, never on in production builds:
+/// - `CRDT_INTERNAL_CHECKS`: data structures verify their invariants after every mutation.
+///   Tests turn it on with `swift test -Xswiftc -DCRDT_INTERNAL_CHECKS`.
+let package = Package(
+  name: "yorkie-swift",
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+  products: [
+    .library(name: "CRDT", targets: ["CRDT"]),
+    .library(name: "YorkieClient", targets: ["YorkieClient"]),
+  ],
+  targets: [
+    .target(name: "CRDT"),
+    .target(name: "YorkieClient", dependencies: ["CRDT"]),
+    .executableTarget(name: "crdt-bench", dependencies: ["CRDT"], path: "Benchmarks/crdt-bench"),
+    .testTarget(name: "CRDTTests", dependencies: ["CRDT"]),
+    .testTarget(name: "YorkieClientTests", dependencies: ["YorkieClient"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

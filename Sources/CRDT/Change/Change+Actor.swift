@@ -1,0 +1,75 @@
+/// Re-issuing tickets under a new actor: pending local changes made before attach carry the
+/// initial actor, and the client replaces it with its real ID.
+extension TimeTicket {
+  package func replacingActor(_ old: ActorID, with new: ActorID) -> TimeTicket {
+    guard actorID == old, lamport > 0 else { return self }
+    return TimeTicket(lamport: lamport, delimiter: delimiter, actorID: new)
+  }
+}
+
+extension ChangeID {
+  package func replacingActor(_ old: ActorID, with new: ActorID) -> ChangeID {
+    var vector = versionVector
+    if let lamport = vector[old] {
+      vector.remove(old)
+      vector.set(new, Swift.max(lamport, vector[new] ?? 0))
+    }
+    return ChangeID(clientSeq: clientSeq, serverSeq: serverSeq, lamport: lamport, actorID: actorID == old ? new : actorID, versionVector: vector)
+  }
+}
+
+extension ElementSnapshot.Meta {
+  func replacingActor(_ old: ActorID, with new: ActorID) -> ElementSnapshot.Meta {
+    ElementSnapshot.Meta(
+      createdAt: createdAt.replacingActor(old, with: new),
+      movedAt: movedAt?.replacingActor(old, with: new),
+      removedAt: removedAt?.replacingActor(old, with: new))
+  }
+}
+
+extension ElementSnapshot {
+  package func replacingActor(_ old: ActorID, with new: ActorID) -> ElementSnapshot {
+    let meta = self.meta.replacingActor(old, with: new)
+    switch self {
+    case .primitive(let value, _): return .primitive(value, meta)
+    case .counter(let value, _): return .counter(value, meta)
+    case .object(let members, _):
+      return .object(members.map { (key: $0.key, value: $0.value.replacingActor(old, with: new)) }, meta)
+    case .array(let nodes, _):
+      return .array(nodes.map { node in
+        ArrayNode(
+          element: node.element?.replacingActor(old, with: new),
+          positionID: node.positionID?.replacingActor(old, with: new),
+          positionMovedAt: node.positionMovedAt?.replacingActor(old, with: new),
+          positionRemovedAt: node.positionRemovedAt?.replacingActor(old, with: new))
+      }, meta)
+    }
+  }
+}
+
+extension Operation {
+  package func replacingActor(_ old: ActorID, with new: ActorID) -> Operation {
+    func t(_ ticket: TimeTicket) -> TimeTicket { ticket.replacingActor(old, with: new) }
+    switch self {
+    case .set(let parent, let key, let value, let at):
+      return .set(parentCreatedAt: t(parent), key: key, value: value.replacingActor(old, with: new), executedAt: t(at))
+    case .add(let parent, let previous, let value, let at):
+      return .add(parentCreatedAt: t(parent), previousCreatedAt: t(previous), value: value.replacingActor(old, with: new), executedAt: t(at))
+    case .move(let parent, let previous, let createdAt, let at):
+      return .move(parentCreatedAt: t(parent), previousCreatedAt: t(previous), createdAt: t(createdAt), executedAt: t(at))
+    case .remove(let parent, let createdAt, let at):
+      return .remove(parentCreatedAt: t(parent), createdAt: t(createdAt), executedAt: t(at))
+    case .arraySet(let parent, let createdAt, let value, let at):
+      return .arraySet(parentCreatedAt: t(parent), createdAt: t(createdAt), value: value.replacingActor(old, with: new), executedAt: t(at))
+    case .increase(let parent, let value, let at):
+      return .increase(parentCreatedAt: t(parent), value: value, executedAt: t(at))
+    }
+  }
+}
+
+extension Change {
+  package func replacingActor(_ old: ActorID, with new: ActorID) -> Change {
+    Change(id: id.replacingActor(old, with: new), operations: operations.map { $0.replacingActor(old, with: new) },
+           message: message, presenceChange: presenceChange)
+  }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// A presence update carried by a change.
+package enum PresenceChange: Sendable, Equatable {
+  /// Replace the author's whole presence.
+  case put([String: JSONValue])
+  /// Remove the author's presence (sent on detach).
+  case clear
+}
+
+/// One atomic edit of a document by one replica: an ID, operations, an optional message and an
+/// optional presence change. Changes are values: they can be kept, sent and applied elsewhere.
+public struct Change: Sendable, Equatable {
+  /// The identity and clocks of the change.
+  public var id: ChangeID
+  /// The message given to ``Document/update(message:_:)``.
+  public var message: String?
+  package var operations: [Operation]
+  package var presenceChange: PresenceChange?
+
+  package init(id: ChangeID, operations: [Operation], message: String? = nil, presenceChange: PresenceChange? = nil) {
+    self.id = id
+    self.operations = operations
+    self.message = message
+    self.presenceChange = presenceChange
+  }
+
+  /// The number of operations in the change.
+  public var operationCount: Int { operations.count }
+
+  /// Whether the change only updates presence.
+  public var isPresenceOnly: Bool { operations.isEmpty }
+}
+
+/// Local changes on their way to the server, or remote changes on their way in, with the
+/// checkpoint that says how far both sides are.
+public struct ChangePack: Sendable {
+  /// The document's key.
+  public var key: String
+  /// Request: the last server sequence received and the client sequence after these changes.
+  /// Response: the server's answer; local changes up to `clientSeq` are acknowledged.
+  public var checkpoint: Checkpoint
+  /// The changes, in order.
+  public var changes: [Change]
+  /// Request: the sender's version vector. Response: the minimum vector of all replicas (for
+  /// garbage collection), or the snapshot's vector.
+  public var versionVector: VersionVector?
+  /// A binary snapshot that replaces the document's content, when the server sends one.
+  public var snapshot: Data?
+  /// Whether the document has been removed.
+  public var isRemoved: Bool
+
+  /// Creates a pack.
+  public init(key: String, checkpoint: Checkpoint, changes: [Change], versionVector: VersionVector? = nil,
+              snapshot: Data? = nil, isRemoved: Bool = false) {
+    self.key = key
+    self.checkpoint = checkpoint
+    self.changes = changes
+    self.versionVector = versionVector
+    self.snapshot = snapshot
+    self.isRemoved = isRemoved
+  }
+}

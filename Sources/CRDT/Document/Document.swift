@@ -1,0 +1,377 @@
+import Foundation
+
+/// A collaborative JSON document: the unit that replicas edit and synchronize.
+///
+/// A document is an actor: every edit and every merge runs on it, one at a time, so apps may
+/// use it from any task. It works with no client at all (change packs can travel by any
+/// transport); attaching it to a `Client` makes it sync with a Yorkie server.
+///
+/// ```swift
+/// let doc = Document(key: "notes")
+/// try await doc.update { root, presence in
+///   root["title"] = "Groceries"
+///   try root.setNewArray("items").append("milk")
+///   presence.set(["cursor": 0])
+/// }
+/// await doc.toJSON()   // {"title":"Groceries","items":["milk"]}
+/// ```
+public actor Document {
+  /// The document's key, unique within a project.
+  public nonisolated let key: String
+  /// Whether the document is detached, attached or removed.
+  public private(set) var status: DocumentStatus = .detached
+
+  package private(set) var root = CRDTRoot()
+  package private(set) var changeID = ChangeID.initial
+  package private(set) var checkpoint = Checkpoint.initial
+  package private(set) var localChanges: [Change] = []
+  package private(set) var presenceMap: [ActorID: [String: JSONValue]] = [:]
+  package private(set) var onlineClients: Set<ActorID> = []
+
+  private struct Subscriber {
+    let path: String?
+    let continuation: AsyncStream<DocEvent>.Continuation
+  }
+  private var subscribers: [Int: Subscriber] = [:]
+  private var nextSubscriberID = 0
+
+  /// Creates an empty, detached document.
+  public init(key: String) {
+    self.key = key
+  }
+
+  // MARK: - Editing
+
+  /// Edits the document atomically.
+  ///
+  /// The updater receives the root object and this replica's presence. If it throws (or an
+  /// invalid input was given to a setter that cannot throw), every edit it made is rolled back,
+  /// no change is recorded, and the error is rethrown unchanged. An update that changes nothing
+  /// records nothing.
+  ///
+  /// - Parameters:
+  ///   - message: a description stored with the change.
+  ///   - updater: the edits. Proxies it receives are valid only while it runs.
+  public func update(message: String? = nil, _ updater: (JSONObject, Presence) throws -> Void) throws {
+    guard status != .removed else {
+      throw YorkieError(.documentRemoved, "document \(key) was removed and cannot be edited")
+    }
+    let journal = Journal()
+    let context = UpdateContext(root: root, journal: journal, nextID: changeID.next(), wantsInfo: !subscribers.isEmpty)
+    let presence = Presence(context: context, data: presenceMap[changeID.actorID] ?? [:])
+    do {
+      try updater(JSONObject(context: context, object: root.object), presence)
+      if let error = context.deferredError { throw error }
+    } catch {
+      context.isActive = false
+      journal.rollBack(root)
+      throw error
+    }
+    context.isActive = false
+    guard !context.operations.isEmpty || presence.change != nil else { return }
+
+    let change: Change
+    if context.operations.isEmpty {
+      change = Change(id: changeID.nextPresenceOnly(), operations: [], message: message, presenceChange: presence.change)
+      changeID.clientSeq += 1
+    } else {
+      change = Change(id: context.nextID, operations: context.operations, message: message, presenceChange: presence.change)
+      changeID = context.nextID
+    }
+    localChanges.append(change)
+    var events: [DocEvent] = []
+    if !change.operations.isEmpty {
+      events.append(.localChange(ChangeEvent(actorID: change.id.actorID, message: message, operations: context.infos, clientSeq: change.id.clientSeq)))
+    }
+    if let presenceChange = presence.change, case .put(let data) = presenceChange {
+      presenceMap[changeID.actorID] = data
+      if status == .attached {
+        events.append(.presenceChanged(PeerPresence(actorID: changeID.actorID, presence: data)))
+      }
+    }
+    emit(events)
+  }
+
+  // MARK: - Reading
+
+  /// The document as JSON, byte for byte as Yorkie's JS SDK prints it (no whitespace, members
+  /// in creation order, JS number and string formatting).
+  public func toJSON() -> String { root.object.toJSON() }
+
+  /// The document as JSON with object keys sorted (UTF-16 order): the form to compare replicas
+  /// with. As in the JS SDK, elements inside arrays are printed with ``toJSON()``.
+  public func toSortedJSON() -> String {
+    var writer = JSONWriter()
+    root.object.writeJSON(into: &writer, sorted: true)
+    return writer.output
+  }
+
+  /// The root object as a value.
+  public var value: JSONValue { root.object.toJSONValue() }
+
+  /// The value at a path such as `$.todos.0.title`, or nil when there is none.
+  public func value(atPath path: String) -> JSONValue? {
+    let parts = path.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.first == "$" else { return nil }
+    var current: CRDTElement = root.object
+    for part in parts.dropFirst() {
+      if let object = current as? CRDTObject {
+        guard let child = object.get(String(part)) else { return nil }
+        current = child
+      } else if let array = current as? CRDTArray {
+        guard let index = Int(part), index >= 0, let child = array.element(at: index) else { return nil }
+        current = child
+      } else {
+        return nil
+      }
+    }
+    return current.toJSONValue()
+  }
+
+  /// Whether there are local changes the server has not acknowledged.
+  public var hasLocalChanges: Bool { !localChanges.isEmpty }
+
+  /// The document's version vector.
+  public var versionVector: VersionVector { changeID.versionVector }
+
+  /// This replica's actor ID (``ActorID/initial`` until ``setActor(_:)``).
+  public var actorID: ActorID { changeID.actorID }
+
+  /// The local changes not yet acknowledged, oldest first.
+  public var pendingChanges: [Change] { localChanges }
+
+  // MARK: - Garbage collection
+
+  /// Tombstones and dead nodes not yet purged, counted as Yorkie counts them.
+  public var garbageLength: Int { root.garbageLength }
+
+  /// Purges every tombstone whose removal all replicas have seen, according to
+  /// `minSyncedVersionVector` (an entry for the remover's actor at or past the removal's lamport).
+  ///
+  /// - Returns: the number of purged elements (with their descendants) and dead nodes.
+  @discardableResult
+  public func garbageCollect(minSyncedVersionVector: VersionVector) -> Int {
+    root.garbageCollect(minSyncedVersionVector)
+  }
+
+  // MARK: - Identity
+
+  /// Sets the actor that issues this replica's tickets. The client calls it on attach; tests
+  /// use it to make replicas.
+  ///
+  /// Local changes made before (as ``ActorID/initial``) are re-issued under the new actor, so
+  /// the pushed changes and this replica's content name the same tickets.
+  public func setActor(_ actorID: ActorID) {
+    let old = changeID.actorID
+    guard old != actorID else { return }
+    if !localChanges.isEmpty && checkpoint == .initial {
+      localChanges = localChanges.map { $0.replacingActor(old, with: actorID) }
+      let rebuilt = CRDTRoot()
+      let journal = Journal()
+      for change in localChanges {
+        for operation in change.operations {
+          _ = try? operation.execute(on: rebuilt, journal: journal, wantsInfo: false)
+        }
+      }
+      root = rebuilt
+    }
+    if let presence = presenceMap.removeValue(forKey: old) { presenceMap[actorID] = presence }
+    changeID = changeID.replacingActor(old, with: actorID)
+  }
+
+  /// Marks the document attached, detached or removed (the client calls it).
+  package func setStatus(_ newStatus: DocumentStatus) {
+    guard status != newStatus else { return }
+    status = newStatus
+    emit([.statusChanged(newStatus)])
+  }
+
+  // MARK: - Presence
+
+  /// This replica's presence; `[:]` while detached, as in Yorkie.
+  public var myPresence: [String: JSONValue] {
+    guard status == .attached else { return [:] }
+    return presenceMap[changeID.actorID] ?? [:]
+  }
+
+  /// The presence of an online peer (or of this replica).
+  public func presence(of actorID: ActorID) -> [String: JSONValue]? {
+    if actorID == changeID.actorID { return myPresence }
+    guard onlineClients.contains(actorID) else { return nil }
+    return presenceMap[actorID]
+  }
+
+  /// This replica and every online peer that has a presence.
+  public var presences: [(actorID: ActorID, presence: [String: JSONValue])] {
+    var result: [(actorID: ActorID, presence: [String: JSONValue])] = []
+    if status == .attached { result.append((changeID.actorID, presenceMap[changeID.actorID] ?? [:])) }
+    for actor in onlineClients.sorted() where actor != changeID.actorID {
+      if let presence = presenceMap[actor] { result.append((actor, presence)) }
+    }
+    return result
+  }
+
+  /// Replaces the set of online peers (the watch stream's initialization).
+  package func setOnlineClients(_ clients: Set<ActorID>) {
+    onlineClients = clients
+  }
+
+  /// Adds or removes one online peer (watched / unwatched events).
+  package func setOnline(_ actorID: ActorID, _ online: Bool) {
+    if online { onlineClients.insert(actorID) } else { onlineClients.remove(actorID) }
+  }
+
+  // MARK: - Sync
+
+  /// The local changes not yet acknowledged, with the checkpoint and version vector to send.
+  public func createChangePack() -> ChangePack {
+    let cp = Checkpoint(serverSeq: checkpoint.serverSeq, clientSeq: checkpoint.clientSeq + UInt32(localChanges.count))
+    return ChangePack(key: key, checkpoint: cp, changes: localChanges, versionVector: changeID.versionVector)
+  }
+
+  /// Applies remote changes, acknowledges local changes up to the pack's checkpoint, forwards
+  /// the checkpoint and collects garbage with the pack's version vector.
+  ///
+  /// Atomic: if any change cannot be applied (it names an element this replica does not have),
+  /// nothing of the pack is applied and the error is thrown. Events are emitted after the
+  /// whole pack has been applied, in apply order.
+  public func applyChangePack(_ pack: ChangePack) throws {
+    if let snapshot = pack.snapshot, !snapshot.isEmpty {
+      throw YorkieError(.invalidChangePack, "snapshot packs are not supported yet")
+    }
+    let journal = Journal()
+    let savedChangeID = changeID
+    let savedPresence = presenceMap
+    let savedOnline = onlineClients
+    let wantsInfo = !subscribers.isEmpty
+    var events: [DocEvent] = []
+    do {
+      for change in pack.changes {
+        events.append(contentsOf: try apply(change, journal: journal, wantsInfo: wantsInfo))
+      }
+    } catch {
+      journal.rollBack(root)
+      changeID = savedChangeID
+      presenceMap = savedPresence
+      onlineClients = savedOnline
+      throw error
+    }
+    let acknowledged = pack.checkpoint.clientSeq
+    if let firstKept = localChanges.firstIndex(where: { $0.id.clientSeq > acknowledged }) {
+      localChanges.removeFirst(firstKept)
+    } else {
+      localChanges.removeAll()
+    }
+    checkpoint = checkpoint.forwarded(to: pack.checkpoint)
+    if let vector = pack.versionVector {
+      _ = root.garbageCollect(vector)
+    }
+    if pack.isRemoved && status != .removed {
+      status = .removed
+      events.append(.statusChanged(.removed))
+    }
+    emit(events)
+  }
+
+  private func apply(_ change: Change, journal: Journal, wantsInfo: Bool) throws -> [DocEvent] {
+    var infos: [OperationInfo] = []
+    for operation in change.operations {
+      let result = try operation.execute(on: root, journal: journal, wantsInfo: wantsInfo)
+      if wantsInfo { infos.append(contentsOf: result) }
+    }
+    var events: [DocEvent] = []
+    if !change.operations.isEmpty {
+      events.append(.remoteChange(ChangeEvent(actorID: change.id.actorID, message: change.message, operations: infos, clientSeq: change.id.clientSeq)))
+    }
+    let author = change.id.actorID
+    switch change.presenceChange {
+    case .put(let data):
+      presenceMap[author] = data
+      if onlineClients.contains(author) {
+        events.append(.presenceChanged(PeerPresence(actorID: author, presence: data)))
+      }
+    case .clear:
+      let old = presenceMap.removeValue(forKey: author)
+      if onlineClients.remove(author) != nil {
+        events.append(.unwatched(PeerPresence(actorID: author, presence: old ?? [:])))
+      }
+    case nil:
+      break
+    }
+    changeID = changeID.synced(with: change.id)
+    return events
+  }
+
+  // MARK: - Events
+
+  /// A stream of everything that happens to this document, in order. Each call makes a new
+  /// subscription; cancelling the consuming task ends it. Buffering is unbounded.
+  public func events() -> AsyncStream<DocEvent> { subscribe(path: nil) }
+
+  /// Change events whose operations touch `path` or an element below it, with the operations
+  /// narrowed to those. An operation's path is its container's path, as in Yorkie.
+  public func events(at path: String) -> AsyncStream<DocEvent> { subscribe(path: path) }
+
+  private func subscribe(path: String?) -> AsyncStream<DocEvent> {
+    let (stream, continuation) = AsyncStream<DocEvent>.makeStream()
+    let id = nextSubscriberID
+    nextSubscriberID += 1
+    subscribers[id] = Subscriber(path: path, continuation: continuation)
+    continuation.onTermination = { [weak self] _ in
+      Task { await self?.unsubscribe(id) }
+    }
+    return stream
+  }
+
+  private func unsubscribe(_ id: Int) {
+    subscribers[id] = nil
+  }
+
+  /// Delivers events to every subscriber (the client uses it for connection and sync events).
+  package func emit(_ events: [DocEvent]) {
+    guard !events.isEmpty, !subscribers.isEmpty else { return }
+    for subscriber in subscribers.values {
+      for event in events {
+        if let path = subscriber.path {
+          if let narrowed = Document.narrow(event, to: path) { subscriber.continuation.yield(narrowed) }
+        } else {
+          subscriber.continuation.yield(event)
+        }
+      }
+    }
+  }
+
+  private static func narrow(_ event: DocEvent, to path: String) -> DocEvent? {
+    func matches(_ info: OperationInfo) -> Bool {
+      info.path == path || info.path.hasPrefix(path + ".")
+    }
+    switch event {
+    case .localChange(var change):
+      change.operations = change.operations.filter(matches)
+      return change.operations.isEmpty ? nil : .localChange(change)
+    case .remoteChange(var change):
+      change.operations = change.operations.filter(matches)
+      return change.operations.isEmpty ? nil : .remoteChange(change)
+    default:
+      return nil
+    }
+  }
+
+  // MARK: - Checks
+
+  /// Verifies the invariants of every array (and, later, text) in the document; returns the
+  /// first violation. Tests call it after every step.
+  package func checkInvariants() -> String? {
+    var problem: String? = nil
+    root.object.forEachDescendant { element in
+      guard problem == nil else { return }
+      if let array = element as? CRDTArray, let found = array.checkInvariants() {
+        problem = "array \(array.createdAt): \(found)"
+      }
+      if root.element(element.createdAt) == nil {
+        problem = "element \(element.createdAt) is in the tree but not in the registry"
+      }
+    }
+    return problem
+  }
+}

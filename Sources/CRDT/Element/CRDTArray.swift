@@ -1,0 +1,359 @@
+/// A JSON array: Yorkie's `RGATreeList` with element identity separated from position.
+///
+/// The list is a chain of *position nodes* in document order. An element sits in exactly one
+/// position; moving it creates a new position (named by the move's ticket) and leaves the old
+/// one behind as a *dead position*, so later operations that refer to the old position still
+/// find their anchor on every replica. Which position an element occupies is a last-writer-wins
+/// register (`positionMovedAt`), following Kleppmann's "Moving Elements in List CRDTs".
+///
+/// ```
+///  head ─▶ [tA: A] ─▶ [tB: B] ─▶ [tA': (dead)] ─▶ [t9: A, moved at t9] ─▶ …
+/// ```
+///
+/// Insertion follows RGA: a node inserted after an anchor skips the following nodes whose
+/// position tickets are greater than its own, so concurrent inserts at one anchor end up in
+/// descending ticket order on every replica.
+///
+/// Nodes live in an arena addressed by `Int32` handles; ``SequenceIndex`` gives O(log n)
+/// index ↔ handle lookups with weight 1 for live elements and 0 otherwise.
+///
+/// Invariants (``checkInvariants()``):
+/// 1. Following `next` from the head visits every node once; `prev` mirrors `next`.
+/// 2. The index holds every non-head node in list order with weight 1 iff its element is live.
+/// 3. `positionByID` and `positionOfElement` agree with the nodes; each element sits in one node.
+/// 4. A dead node has no element and a `removedAt`.
+package final class CRDTArray: CRDTElement {
+  package struct Node {
+    /// The position's identity: the element's createdAt for an insert, the move's ticket otherwise.
+    package var id: TimeTicket
+    package var element: CRDTElement?
+    /// Set when the element was moved into this position: the move's ticket (the LWW register).
+    package var movedAt: TimeTicket?
+    /// Set when the position died because its element moved away.
+    package var removedAt: TimeTicket?
+    package var prev: Int32
+    package var next: Int32
+  }
+
+  package static let head: Int32 = 0
+
+  package private(set) var nodes: [Node]
+  private var freeHandles: [Int32] = []
+  private var index = SequenceIndex()
+  private var positionByID: [TimeTicket: Int32] = [:]
+  private var positionOfElement: [TimeTicket: Int32] = [:]
+  /// The last node of the chain (the head when empty).
+  package private(set) var last: Int32 = CRDTArray.head
+
+  package override init(createdAt: TimeTicket) {
+    nodes = [Node(id: .initial, element: nil, movedAt: nil, removedAt: nil, prev: -1, next: -1)]
+    super.init(createdAt: createdAt)
+    positionByID[.initial] = CRDTArray.head
+  }
+
+  // MARK: Reading
+
+  /// The number of live elements.
+  package var count: Int { index.totalWeight }
+
+  /// The live element at `position`.
+  package func element(at position: Int) -> CRDTElement? {
+    guard let handle = handle(at: position) else { return nil }
+    return nodes[Int(handle)].element
+  }
+
+  /// The handle of the node holding the live element at `position`.
+  package func handle(at position: Int) -> Int32? {
+    index.find(position)?.handle
+  }
+
+  /// The element created at `createdAt`, live or removed.
+  package func element(createdAt: TimeTicket) -> CRDTElement? {
+    guard let handle = positionOfElement[createdAt] else { return nil }
+    return nodes[Int(handle)].element
+  }
+
+  /// The handle of the position the element created at `createdAt` occupies.
+  package func position(ofElement createdAt: TimeTicket) -> Int32? { positionOfElement[createdAt] }
+
+  /// The handle of the position named `id`.
+  package func position(withID id: TimeTicket) -> Int32? { positionByID[id] }
+
+  /// The index of a live element among live elements, or, for a removed element, the index it
+  /// would have (the number of live elements before it).
+  package func index(ofElement createdAt: TimeTicket) -> Int? {
+    guard let handle = positionOfElement[createdAt] else { return nil }
+    return index.offset(of: handle)
+  }
+
+  /// The live elements in order.
+  package var liveElements: [CRDTElement] {
+    var result: [CRDTElement] = []
+    result.reserveCapacity(count)
+    var handle = nodes[Int(CRDTArray.head)].next
+    while handle >= 0 {
+      if let element = nodes[Int(handle)].element, !element.isRemoved { result.append(element) }
+      handle = nodes[Int(handle)].next
+    }
+    return result
+  }
+
+  /// The id of the live node before the element created at `createdAt` (or the head's id):
+  /// the anchor that `moveBefore` uses.
+  package func previousLivePositionID(before createdAt: TimeTicket) -> TimeTicket? {
+    guard var handle = positionOfElement[createdAt] else { return nil }
+    repeat {
+      handle = nodes[Int(handle)].prev
+    } while handle != CRDTArray.head && !(nodes[Int(handle)].element.map { !$0.isRemoved } ?? false)
+    return nodes[Int(handle)].id
+  }
+
+  // MARK: Writing
+
+  /// Inserts `element` after the position `previousID`, skipping newer concurrent insertions.
+  ///
+  /// - Returns: the new node's handle, or nil when `previousID` is unknown.
+  @discardableResult
+  package func insert(_ element: CRDTElement, afterPosition previousID: TimeTicket, executedAt: TimeTicket) -> Int32? {
+    guard let anchor = skipNewer(from: previousID, executedAt: executedAt) else { return nil }
+    let handle = link(Node(id: element.createdAt, element: element, movedAt: nil, removedAt: nil, prev: anchor, next: -1), after: anchor)
+    positionOfElement[element.createdAt] = handle
+    return handle
+  }
+
+  /// Appends `element` at the end without the RGA skip (building a fresh array).
+  @discardableResult
+  package func append(_ element: CRDTElement) -> Int32 {
+    let handle = link(Node(id: element.createdAt, element: element, movedAt: nil, removedAt: nil, prev: last, next: -1), after: last)
+    positionOfElement[element.createdAt] = handle
+    return handle
+  }
+
+  /// Appends a node exactly as a snapshot describes it.
+  package func appendDecoded(_ node: Node) {
+    var node = node
+    node.prev = last
+    node.next = -1
+    let handle = link(node, after: last)
+    if let element = node.element { positionOfElement[element.createdAt] = handle }
+  }
+
+  /// The outcome of a move that took effect.
+  package struct MoveResult {
+    /// The position the element left, now dead.
+    package let oldPosition: Int32
+    /// The position the element now occupies.
+    package let newPosition: Int32
+    /// The register value before the move (for rollback).
+    package let previousMovedAt: TimeTicket?
+    package let previousElementMovedAt: TimeTicket?
+  }
+
+  /// Moves the element created at `createdAt` after the position `previousID`, if this move is
+  /// newer than the one that placed the element where it is.
+  ///
+  /// - Returns: nil when the move lost the LWW race, refers to itself, or names something unknown.
+  package func move(_ createdAt: TimeTicket, afterPosition previousID: TimeTicket, executedAt: TimeTicket) -> MoveResult? {
+    guard let oldPosition = positionOfElement[createdAt], positionByID[previousID] != nil,
+      let element = nodes[Int(oldPosition)].element
+    else { return nil }
+    if previousID == nodes[Int(oldPosition)].id { return nil }
+    let previousMovedAt = nodes[Int(oldPosition)].movedAt
+    if let previousMovedAt, !executedAt.isAfter(previousMovedAt) { return nil }
+    guard let anchor = skipNewer(from: previousID, executedAt: executedAt) else { return nil }
+    let newPosition = link(Node(id: executedAt, element: element, movedAt: executedAt, removedAt: nil, prev: anchor, next: -1), after: anchor)
+    nodes[Int(oldPosition)].element = nil
+    nodes[Int(oldPosition)].removedAt = executedAt
+    index.setWeight(oldPosition, 0)
+    positionOfElement[createdAt] = newPosition
+    let previousElementMovedAt = element.movedAt
+    element.movedAt = executedAt
+    return MoveResult(oldPosition: oldPosition, newPosition: newPosition, previousMovedAt: previousMovedAt, previousElementMovedAt: previousElementMovedAt)
+  }
+
+  /// Undoes a move made by ``move(_:afterPosition:executedAt:)`` (rollback of a local edit).
+  package func undoMove(_ result: MoveResult) {
+    guard let element = nodes[Int(result.newPosition)].element else { return }
+    unlink(result.newPosition)
+    nodes[Int(result.oldPosition)].element = element
+    nodes[Int(result.oldPosition)].removedAt = nil
+    positionOfElement[element.createdAt] = result.oldPosition
+    element.movedAt = result.previousElementMovedAt
+    index.setWeight(result.oldPosition, element.isRemoved ? 0 : 1)
+  }
+
+  /// Marks the element created at `createdAt` removed at `executedAt`.
+  ///
+  /// - Returns: the element when it became a tombstone now.
+  package func remove(createdAt: TimeTicket, executedAt: TimeTicket) -> CRDTElement? {
+    guard let handle = positionOfElement[createdAt], let element = nodes[Int(handle)].element else { return nil }
+    let wasRemoved = element.isRemoved
+    guard element.remove(at: executedAt), !wasRemoved else { return nil }
+    index.setWeight(handle, 0)
+    return element
+  }
+
+  /// Brings a removed element back (rollback of a local removal).
+  package func restore(_ element: CRDTElement, removedAt old: TimeTicket?) {
+    element.removedAt = old
+    if let handle = positionOfElement[element.createdAt], nodes[Int(handle)].element === element {
+      index.setWeight(handle, element.isRemoved ? 0 : 1)
+    }
+  }
+
+  /// Physically deletes the node holding `element` (garbage collection and rollback).
+  package func purge(_ element: CRDTElement) {
+    guard let handle = positionOfElement[element.createdAt] else { return }
+    positionOfElement[element.createdAt] = nil
+    unlink(handle)
+  }
+
+  /// Physically deletes a dead position (garbage collection).
+  package func purgeDeadPosition(_ handle: Int32) {
+    guard handle != CRDTArray.head, Int(handle) < nodes.count, nodes[Int(handle)].element == nil,
+      positionByID[nodes[Int(handle)].id] == handle
+    else { return }
+    unlink(handle)
+  }
+
+  /// Dead positions, for rebuilding the GC registry after a snapshot.
+  package var deadPositions: [Int32] {
+    var result: [Int32] = []
+    var handle = nodes[Int(CRDTArray.head)].next
+    while handle >= 0 {
+      if nodes[Int(handle)].element == nil { result.append(handle) }
+      handle = nodes[Int(handle)].next
+    }
+    return result
+  }
+
+  /// Every node after the head, in order (for encoding snapshots).
+  package var allNodes: [Node] {
+    var result: [Node] = []
+    var handle = nodes[Int(CRDTArray.head)].next
+    while handle >= 0 {
+      result.append(nodes[Int(handle)])
+      handle = nodes[Int(handle)].next
+    }
+    return result
+  }
+
+  // MARK: Linking
+
+  /// Walks forward from the position `id` past nodes whose position tickets are newer than
+  /// `executedAt` (RGA: a newer concurrent insertion at the same anchor stays in front).
+  private func skipNewer(from id: TimeTicket, executedAt: TimeTicket) -> Int32? {
+    guard var handle = positionByID[id] else { return nil }
+    while true {
+      let next = nodes[Int(handle)].next
+      if next < 0 || !nodes[Int(next)].id.isAfter(executedAt) { break }
+      handle = next
+    }
+    return handle
+  }
+
+  private func link(_ node: Node, after anchor: Int32) -> Int32 {
+    var node = node
+    node.prev = anchor
+    node.next = nodes[Int(anchor)].next
+    let handle: Int32
+    if let reused = freeHandles.popLast() {
+      handle = reused
+      nodes[Int(handle)] = node
+    } else {
+      handle = Int32(nodes.count)
+      nodes.append(node)
+    }
+    if node.next >= 0 { nodes[Int(node.next)].prev = handle }
+    nodes[Int(anchor)].next = handle
+    if anchor == last { last = handle }
+    positionByID[node.id] = handle
+    let weight = (node.element.map { !$0.isRemoved } ?? false) ? 1 : 0
+    index.insert(handle, weight: weight, after: anchor == CRDTArray.head ? nil : anchor)
+    return handle
+  }
+
+  private func unlink(_ handle: Int32) {
+    let node = nodes[Int(handle)]
+    nodes[Int(node.prev)].next = node.next
+    if node.next >= 0 { nodes[Int(node.next)].prev = node.prev }
+    if last == handle { last = node.prev }
+    if positionByID[node.id] == handle { positionByID[node.id] = nil }
+    index.remove(handle)
+    nodes[Int(handle)] = Node(id: .initial, element: nil, movedAt: nil, removedAt: nil, prev: -1, next: -1)
+    freeHandles.append(handle)
+  }
+
+  // MARK: Element
+
+  package override func forEachChild(_ body: (CRDTElement) -> Void) {
+    var handle = nodes[Int(CRDTArray.head)].next
+    while handle >= 0 {
+      if let element = nodes[Int(handle)].element { body(element) }
+      handle = nodes[Int(handle)].next
+    }
+  }
+
+  package override func deepCopy() -> CRDTElement {
+    let copy = CRDTArray(createdAt: createdAt)
+    copy.movedAt = movedAt
+    copy.removedAt = removedAt
+    for var node in allNodes {
+      node.element = node.element?.deepCopy()
+      copy.appendDecoded(node)
+    }
+    return copy
+  }
+
+  package override func writeJSON(into writer: inout JSONWriter, sorted: Bool) {
+    writer.raw("[")
+    var first = true
+    var handle = nodes[Int(CRDTArray.head)].next
+    while handle >= 0 {
+      if let element = nodes[Int(handle)].element, !element.isRemoved {
+        if !first { writer.raw(",") }
+        first = false
+        // The JS SDK prints array elements with toJSON even inside toSortedJSON.
+        element.writeJSON(into: &writer, sorted: false)
+      }
+      handle = nodes[Int(handle)].next
+    }
+    writer.raw("]")
+  }
+
+  package override func toJSONValue() -> JSONValue {
+    .array(liveElements.map { $0.toJSONValue() })
+  }
+
+  // MARK: Invariants
+
+  /// Verifies the invariants listed on the type; returns the first violation.
+  package func checkInvariants() -> String? {
+    if let problem = index.checkInvariants() { return "index: \(problem)" }
+    var order: [Int32] = []
+    var handle = nodes[Int(CRDTArray.head)].next
+    var previous = CRDTArray.head
+    var seenElements = Set<TimeTicket>()
+    while handle >= 0 {
+      if nodes[Int(handle)].prev != previous { return "node \(handle) has prev \(nodes[Int(handle)].prev), expected \(previous)" }
+      order.append(handle)
+      let node = nodes[Int(handle)]
+      if positionByID[node.id] != handle { return "positionByID does not name node \(handle)" }
+      if let element = node.element {
+        if positionOfElement[element.createdAt] != handle { return "element \(element.createdAt) is not mapped to node \(handle)" }
+        if !seenElements.insert(element.createdAt).inserted { return "element \(element.createdAt) sits in two nodes" }
+        if index.weight(of: handle) != (element.isRemoved ? 0 : 1) { return "node \(handle) has a wrong weight" }
+      } else {
+        if node.removedAt == nil { return "dead node \(handle) has no removedAt" }
+        if index.weight(of: handle) != 0 { return "dead node \(handle) has weight" }
+      }
+      previous = handle
+      handle = node.next
+      if order.count > nodes.count { return "the chain has a cycle" }
+    }
+    if last != previous { return "last is \(last), the chain ends at \(previous)" }
+    if order != index.handles { return "index order differs from the chain" }
+    if positionOfElement.count != seenElements.count { return "positionOfElement names elements not in the chain" }
+    return nil
+  }
+}

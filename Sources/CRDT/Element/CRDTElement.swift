@@ -1,0 +1,195 @@
+import Foundation
+
+/// The base of every element in a document tree: primitives, objects, arrays, counters, texts.
+///
+/// An element is named by the ticket that created it. It is never deleted while other replicas
+/// may still refer to it: removing it sets `removedAt` (a tombstone), and garbage collection
+/// purges it once every replica has seen the removal.
+///
+/// Elements are reference types owned by exactly one ``Document`` (an actor), so they are
+/// never shared across isolation domains.
+package class CRDTElement {
+  /// The ticket that created this element; its identity.
+  package let createdAt: TimeTicket
+  /// The ticket of the last move or LWW placement (kept for the wire; arrays decide moves by
+  /// their own position register).
+  package var movedAt: TimeTicket?
+  /// The ticket of the removal, when the element is a tombstone.
+  package var removedAt: TimeTicket?
+
+  package init(createdAt: TimeTicket) {
+    self.createdAt = createdAt
+  }
+
+  /// Whether the element is a tombstone.
+  @inline(__always) package var isRemoved: Bool { removedAt != nil }
+
+  /// `movedAt` when set, else `createdAt`.
+  @inline(__always) package var positionedAt: TimeTicket { movedAt ?? createdAt }
+
+  /// Marks the element removed at `ticket`, following Yorkie's rule: a removal applies when it
+  /// comes after the element was positioned and after any earlier removal.
+  ///
+  /// - Returns: whether `removedAt` changed.
+  package func remove(at ticket: TimeTicket) -> Bool {
+    guard ticket.isAfter(positionedAt) else { return false }
+    if let removedAt, !ticket.isAfter(removedAt) { return false }
+    removedAt = ticket
+    return true
+  }
+
+  /// A copy of this element and everything below it, with the same tickets.
+  package func deepCopy() -> CRDTElement { fatalError("every element kind overrides deepCopy") }
+
+  /// Appends the JSON text of this element.
+  package func writeJSON(into writer: inout JSONWriter, sorted: Bool) {
+    fatalError("every element kind overrides writeJSON")
+  }
+
+  /// The element as a ``JSONValue``.
+  package func toJSONValue() -> JSONValue { fatalError("every element kind overrides toJSONValue") }
+
+  /// The elements directly contained in this one (live or removed, not yet purged).
+  package func forEachChild(_ body: (CRDTElement) -> Void) {}
+
+  /// Every element below this one, depth first.
+  package func forEachDescendant(_ body: (CRDTElement) -> Void) {
+    forEachChild { child in
+      body(child)
+      child.forEachDescendant(body)
+    }
+  }
+
+  /// The JSON text of this element.
+  package func toJSON() -> String {
+    var writer = JSONWriter()
+    writeJSON(into: &writer, sorted: false)
+    return writer.output
+  }
+}
+
+/// A primitive value as Yorkie stores it: null, boolean, Integer (int32), Long (int64), Double,
+/// String, Bytes or Date (milliseconds since the epoch).
+package enum PrimitiveValue: Hashable, Sendable {
+  case null
+  case bool(Bool)
+  case integer(Int32)
+  case long(Int64)
+  case double(Double)
+  case string(String)
+  case bytes(Data)
+  /// Milliseconds since 1970-01-01T00:00:00Z.
+  case date(Int64)
+
+  package var jsonValue: JSONValue {
+    switch self {
+    case .null: return .null
+    case .bool(let b): return .bool(b)
+    case .integer(let i): return .integer(i)
+    case .long(let l): return .long(l)
+    case .double(let d): return .double(d)
+    case .string(let s): return .string(s)
+    case .bytes(let b): return .bytes(b)
+    case .date(let ms): return .date(Date(timeIntervalSince1970: Double(ms) / 1000))
+    }
+  }
+
+  package func write(into writer: inout JSONWriter) {
+    switch self {
+    case .null: writer.raw("null")
+    case .bool(let b): writer.raw(b ? "true" : "false")
+    case .integer(let i): writer.raw(String(i))
+    case .long(let l): writer.raw(String(l))
+    case .double(let d): writer.double(d)
+    case .string(let s): writer.string(s)
+    case .bytes(let b): writer.string(b.base64EncodedString())
+    case .date(let ms): writer.string(JSONWriter.formatDate(Date(timeIntervalSince1970: Double(ms) / 1000)))
+    }
+  }
+
+  /// Converts a Foundation date to whole milliseconds (rounded down, as JS dates hold).
+  package static func milliseconds(_ date: Date) -> Int64 {
+    Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+  }
+}
+
+/// A leaf element holding one ``PrimitiveValue``.
+package final class CRDTPrimitive: CRDTElement {
+  package let value: PrimitiveValue
+
+  package init(_ value: PrimitiveValue, createdAt: TimeTicket) {
+    self.value = value
+    super.init(createdAt: createdAt)
+  }
+
+  package override func deepCopy() -> CRDTElement {
+    let copy = CRDTPrimitive(value, createdAt: createdAt)
+    copy.movedAt = movedAt
+    copy.removedAt = removedAt
+    return copy
+  }
+
+  package override func writeJSON(into writer: inout JSONWriter, sorted: Bool) {
+    value.write(into: &writer)
+  }
+
+  package override func toJSONValue() -> JSONValue { value.jsonValue }
+}
+
+/// A counter: Int counters wrap as int32, Long counters as int64.
+package final class CRDTCounter: CRDTElement {
+  package private(set) var value: CounterValue
+
+  package init(_ value: CounterValue, createdAt: TimeTicket) {
+    self.value = value
+    super.init(createdAt: createdAt)
+  }
+
+  /// Adds `delta`, wrapping at the counter's width.
+  package func increase(by delta: Int64) {
+    switch value {
+    case .int(let v): value = .int(v &+ Int32(truncatingIfNeeded: delta))
+    case .long(let v): value = .long(v &+ delta)
+    }
+  }
+
+  /// Restores an earlier value (rollback only).
+  package func restore(_ old: CounterValue) { value = old }
+
+  package override func deepCopy() -> CRDTElement {
+    let copy = CRDTCounter(value, createdAt: createdAt)
+    copy.movedAt = movedAt
+    copy.removedAt = removedAt
+    return copy
+  }
+
+  package override func writeJSON(into writer: inout JSONWriter, sorted: Bool) {
+    switch value {
+    case .int(let v): writer.raw(String(v))
+    case .long(let v): writer.raw(String(v))
+    }
+  }
+
+  package override func toJSONValue() -> JSONValue {
+    switch value {
+    case .int(let v): return .integer(v)
+    case .long(let v): return .long(v)
+    }
+  }
+}
+
+/// The value of a counter: Yorkie's Int (32-bit) or Long (64-bit) counter. Both wrap on overflow.
+public enum CounterValue: Hashable, Sendable {
+  /// A 32-bit counter.
+  case int(Int32)
+  /// A 64-bit counter.
+  case long(Int64)
+
+  /// The value widened to 64 bits.
+  public var int64Value: Int64 {
+    switch self {
+    case .int(let v): return Int64(v)
+    case .long(let v): return v
+    }
+  }
+}

@@ -1,0 +1,196 @@
+/// A JSON object: Yorkie's `ElementRHT`, a last-writer-wins map from keys to elements.
+///
+/// Every value ever set stays in the map as a member node until garbage collection purges it.
+/// For each key the member with the greatest ticket wins; a value that loses (overwritten, or
+/// arriving late after a newer concurrent set) becomes a tombstone at once.
+///
+/// Members print in the order of their creation tickets. On one replica that is the order in
+/// which keys were last set (what the JS SDK prints); unlike the JS SDK, it is also the same on
+/// every replica, because tickets are.
+///
+/// Invariants:
+/// 1. `members` is sorted by `element.createdAt` and holds each element once.
+/// 2. `memberKey[e.createdAt]` is the key of every member `e`.
+/// 3. `winner[key]` is the member with the greatest `positionedAt` among the members of `key`.
+package final class CRDTObject: CRDTElement {
+  package struct Member {
+    package let key: String
+    package let element: CRDTElement
+  }
+
+  package private(set) var members: [Member] = []
+  private var memberKey: [TimeTicket: String] = [:]
+  private var winner: [String: CRDTElement] = [:]
+
+  package override init(createdAt: TimeTicket) {
+    super.init(createdAt: createdAt)
+  }
+
+  // MARK: Reading
+
+  /// The live value of `key`.
+  package func get(_ key: String) -> CRDTElement? {
+    guard let element = winner[key], !element.isRemoved else { return nil }
+    return element
+  }
+
+  /// The winning member of `key`, live or removed.
+  package func winningElement(_ key: String) -> CRDTElement? { winner[key] }
+
+  /// The member with this creation ticket, live or removed.
+  package func element(createdAt: TimeTicket) -> CRDTElement? {
+    guard let key = memberKey[createdAt], let index = memberIndex(createdAt) else { return nil }
+    _ = key
+    return members[index].element
+  }
+
+  /// The key under which the element created at `createdAt` was set.
+  package func key(of createdAt: TimeTicket) -> String? { memberKey[createdAt] }
+
+  /// The keys of live members, in print order.
+  package var keys: [String] {
+    members.compactMap { $0.element.isRemoved ? nil : $0.key }
+  }
+
+  /// Live members in print order.
+  package var liveMembers: [Member] { members.filter { !$0.element.isRemoved } }
+
+  // MARK: Writing
+
+  /// Sets `element` under `key` with Yorkie's LWW rule.
+  ///
+  /// - Returns: the element that became a tombstone because of this set: the previous winner
+  ///   when `element` wins, or `element` itself when it arrives late and loses.
+  package func set(_ key: String, _ element: CRDTElement, executedAt: TimeTicket) -> CRDTElement? {
+    insertMember(Member(key: key, element: element))
+    guard let previous = winner[key] else {
+      winner[key] = element
+      return nil
+    }
+    if element.positionedAt.isAfter(previous.positionedAt) {
+      winner[key] = element
+      if !previous.isRemoved, previous.remove(at: executedAt) { return previous }
+      return nil
+    }
+    // A concurrent set that lost: it is born a tombstone (Yorkie registers it for GC at once).
+    if element.remove(at: previous.positionedAt.isAfter(executedAt) ? previous.positionedAt : executedAt) {
+      return element
+    }
+    element.removedAt = previous.positionedAt
+    return element
+  }
+
+  /// Adds a member exactly as a snapshot describes it: the greatest `positionedAt` wins the key,
+  /// and no tombstone is created or changed.
+  package func insertDecoded(_ key: String, _ element: CRDTElement) {
+    insertMember(Member(key: key, element: element))
+    if let previous = winner[key], !element.positionedAt.isAfter(previous.positionedAt) { return }
+    winner[key] = element
+  }
+
+  /// Removes the element created at `createdAt` at `executedAt`.
+  ///
+  /// - Returns: the element when it became a tombstone now, nil when it was unknown or the
+  ///   removal did not apply.
+  package func remove(createdAt: TimeTicket, executedAt: TimeTicket) -> CRDTElement? {
+    guard let index = memberIndex(createdAt) else { return nil }
+    let element = members[index].element
+    let wasRemoved = element.isRemoved
+    guard element.remove(at: executedAt), !wasRemoved else { return nil }
+    return element
+  }
+
+  /// Physically deletes a member (garbage collection and rollback).
+  package func purge(_ element: CRDTElement) {
+    guard let index = memberIndex(element.createdAt) else { return }
+    let member = members.remove(at: index)
+    memberKey[element.createdAt] = nil
+    if winner[member.key] === element {
+      // Fall back to the best remaining member of that key, if any (only rollback needs it).
+      var best: CRDTElement? = nil
+      for other in members where other.key == member.key {
+        if best == nil || other.element.positionedAt.isAfter(best!.positionedAt) { best = other.element }
+      }
+      winner[member.key] = best
+    }
+  }
+
+  /// Makes `element` the winner of `key` again (rollback of a local set).
+  package func restoreWinner(_ key: String, _ element: CRDTElement?) {
+    winner[key] = element
+  }
+
+  private func insertMember(_ member: Member) {
+    memberKey[member.element.createdAt] = member.key
+    if let last = members.last, !member.element.createdAt.isAfter(last.element.createdAt) {
+      var low = 0
+      var high = members.count
+      while low < high {
+        let mid = (low + high) / 2
+        if members[mid].element.createdAt < member.element.createdAt { low = mid + 1 } else { high = mid }
+      }
+      members.insert(member, at: low)
+    } else {
+      members.append(member)
+    }
+  }
+
+  private func memberIndex(_ createdAt: TimeTicket) -> Int? {
+    guard memberKey[createdAt] != nil else { return nil }
+    var low = 0
+    var high = members.count
+    while low < high {
+      let mid = (low + high) / 2
+      if members[mid].element.createdAt < createdAt { low = mid + 1 } else { high = mid }
+    }
+    return low < members.count && members[low].element.createdAt == createdAt ? low : nil
+  }
+
+  // MARK: Element
+
+  package override func forEachChild(_ body: (CRDTElement) -> Void) {
+    for member in members { body(member.element) }
+  }
+
+  package override func deepCopy() -> CRDTElement {
+    let copy = CRDTObject(createdAt: createdAt)
+    copy.movedAt = movedAt
+    copy.removedAt = removedAt
+    for member in members {
+      let child = member.element.deepCopy()
+      copy.members.append(Member(key: member.key, element: child))
+      copy.memberKey[child.createdAt] = member.key
+      if winner[member.key] === member.element { copy.winner[member.key] = child }
+    }
+    return copy
+  }
+
+  package override func writeJSON(into writer: inout JSONWriter, sorted: Bool) {
+    writer.raw("{")
+    var first = true
+    if sorted {
+      let live = members.filter { !$0.element.isRemoved }
+        .sorted { $0.key.utf16.lexicographicallyPrecedes($1.key.utf16) }
+      for member in live {
+        if !first { writer.raw(",") }
+        first = false
+        writer.string(member.key)
+        writer.raw(":")
+        member.element.writeJSON(into: &writer, sorted: true)
+      }
+    } else {
+      for member in members where !member.element.isRemoved {
+        if !first { writer.raw(",") }
+        first = false
+        writer.string(member.key)
+        writer.raw(":")
+        member.element.writeJSON(into: &writer, sorted: false)
+      }
+    }
+    writer.raw("}")
+  }
+
+  package override func toJSONValue() -> JSONValue {
+    .object(JSONValue.Object(liveMembers.map { (key: $0.key, value: $0.element.toJSONValue()) }))
+  }
+}

@@ -1,0 +1,189 @@
+/// Everything a document knows about its elements besides the tree itself: a registry of every
+/// element by creation ticket (with its parent, for paths), the tombstones waiting for garbage
+/// collection, and the node-level garbage (GC pairs) such as dead array positions.
+///
+/// Garbage collection is the only place that physically deletes anything.
+package final class CRDTRoot {
+  package struct Entry {
+    package let element: CRDTElement
+    package let parent: CRDTElement?
+  }
+
+  /// Node-level garbage inside a container.
+  package enum GCChild: Hashable {
+    /// A dead array position, named by its id.
+    case arrayPosition(TimeTicket)
+  }
+
+  package struct GCPairKey: Hashable {
+    package let parent: TimeTicket
+    package let child: GCChild
+  }
+
+  package struct GCPair {
+    package let parent: CRDTElement
+    package let child: GCChild
+    package let removedAt: TimeTicket
+  }
+
+  package let object: CRDTObject
+  private(set) var registry: [TimeTicket: Entry] = [:]
+  private(set) var removedElements: Set<TimeTicket> = []
+  private(set) var gcPairs: [GCPairKey: GCPair] = [:]
+
+  package init(object: CRDTObject = CRDTObject(createdAt: .initial)) {
+    self.object = object
+    registry[object.createdAt] = Entry(element: object, parent: nil)
+    registerDescendants(of: object)
+    // Rebuild garbage bookkeeping for a tree that arrived with tombstones (a snapshot).
+    var tombstones: [CRDTElement] = []
+    var arrays: [CRDTArray] = []
+    object.forEachDescendant { element in
+      if element.isRemoved { tombstones.append(element) }
+      if let array = element as? CRDTArray { arrays.append(array) }
+    }
+    for element in tombstones { removedElements.insert(element.createdAt) }
+    for array in arrays {
+      for handle in array.deadPositions {
+        let node = array.nodes[Int(handle)]
+        registerGCPair(GCPair(parent: array, child: .arrayPosition(node.id), removedAt: node.removedAt ?? .initial))
+      }
+    }
+  }
+
+  // MARK: Registry
+
+  /// The element created at `createdAt`, live or removed, if it has not been purged.
+  @inline(__always) package func element(_ createdAt: TimeTicket) -> CRDTElement? {
+    registry[createdAt]?.element
+  }
+
+  /// The container holding the element created at `createdAt`.
+  package func parent(of createdAt: TimeTicket) -> CRDTElement? {
+    registry[createdAt]?.parent
+  }
+
+  /// The number of registered elements, the root included.
+  package var elementCount: Int { registry.count }
+
+  /// Registers `element` (and everything below it) as a child of `parent`.
+  package func register(_ element: CRDTElement, parent: CRDTElement) {
+    registry[element.createdAt] = Entry(element: element, parent: parent)
+    registerDescendants(of: element)
+  }
+
+  private func registerDescendants(of element: CRDTElement) {
+    element.forEachChild { child in
+      registry[child.createdAt] = Entry(element: child, parent: element)
+      registerDescendants(of: child)
+    }
+  }
+
+  /// Removes `element` and everything below it from the registry and the tombstone set.
+  ///
+  /// - Returns: how many elements were deregistered (Yorkie's GC count).
+  @discardableResult
+  package func deregister(_ element: CRDTElement) -> Int {
+    var count = 0
+    func drop(_ element: CRDTElement) {
+      if registry.removeValue(forKey: element.createdAt) != nil { count += 1 }
+      removedElements.remove(element.createdAt)
+    }
+    drop(element)
+    element.forEachDescendant(drop)
+    return count
+  }
+
+  // MARK: Garbage
+
+  /// Records a tombstone element for garbage collection.
+  package func registerRemoved(_ element: CRDTElement) {
+    removedElements.insert(element.createdAt)
+  }
+
+  /// Forgets a tombstone (rollback of a local removal).
+  package func unregisterRemoved(_ createdAt: TimeTicket) {
+    removedElements.remove(createdAt)
+  }
+
+  /// Records node-level garbage.
+  package func registerGCPair(_ pair: GCPair) {
+    gcPairs[GCPairKey(parent: pair.parent.createdAt, child: pair.child)] = pair
+  }
+
+  /// Forgets node-level garbage (rollback).
+  package func unregisterGCPair(_ key: GCPairKey) {
+    gcPairs[key] = nil
+  }
+
+  /// Tombstones and dead nodes not yet purged, counted as Yorkie counts them: every removed
+  /// element once, together with every element below a removed container, plus every GC pair.
+  package var garbageLength: Int {
+    var seen = Set<TimeTicket>()
+    for createdAt in removedElements {
+      guard let element = registry[createdAt]?.element else { continue }
+      seen.insert(createdAt)
+      element.forEachDescendant { seen.insert($0.createdAt) }
+    }
+    return seen.count + gcPairs.count
+  }
+
+  /// Purges every tombstone whose removal `minSyncedVersionVector` covers.
+  ///
+  /// - Returns: the number of purged elements (a container counts with everything below it)
+  ///   plus the number of purged GC pairs.
+  package func garbageCollect(_ minSyncedVersionVector: VersionVector) -> Int {
+    var count = 0
+    // Sorted so that the work (not the result) is deterministic.
+    for createdAt in removedElements.sorted() {
+      guard let entry = registry[createdAt], let removedAt = entry.element.removedAt,
+        minSyncedVersionVector.covers(removedAt)
+      else { continue }
+      if let parent = entry.parent { purge(entry.element, from: parent) }
+      count += deregister(entry.element)
+    }
+    for (key, pair) in gcPairs where minSyncedVersionVector.covers(pair.removedAt) {
+      switch pair.child {
+      case .arrayPosition(let id):
+        if let array = pair.parent as? CRDTArray, let handle = array.position(withID: id) {
+          array.purgeDeadPosition(handle)
+        }
+      }
+      gcPairs[key] = nil
+      count += 1
+    }
+    return count
+  }
+
+  /// Deletes `element` from its container.
+  package func purge(_ element: CRDTElement, from parent: CRDTElement) {
+    if let object = parent as? CRDTObject {
+      object.purge(element)
+    } else if let array = parent as? CRDTArray {
+      array.purge(element)
+    }
+  }
+
+  // MARK: Paths
+
+  /// The JSON path of an element: `$` for the root, `$.todos.0.title` below it. Array members
+  /// are named by their index among live elements.
+  package func path(of createdAt: TimeTicket) -> String? {
+    var parts: [String] = []
+    var current = createdAt
+    while let entry = registry[current], let parent = entry.parent {
+      if let object = parent as? CRDTObject {
+        guard let key = object.key(of: current) else { return nil }
+        parts.append(key)
+      } else if let array = parent as? CRDTArray {
+        guard let index = array.index(ofElement: current) else { return nil }
+        parts.append(String(index))
+      } else {
+        return nil
+      }
+      current = parent.createdAt
+    }
+    guard registry[current] != nil else { return nil }
+    return (["$"] + parts.reversed()).joined(separator: ".")
+  }
+}

@@ -1,0 +1,110 @@
+/// An immutable description of an element and everything below it, with its tickets.
+///
+/// Operations that create elements (Set, Add, ArraySet) carry one, so that a change can be
+/// kept, sent and applied any number of times without sharing mutable state. It mirrors what
+/// Yorkie's wire `JSONElement` can hold.
+package indirect enum ElementSnapshot: Sendable, Equatable {
+  case primitive(PrimitiveValue, Meta)
+  case object([(key: String, value: ElementSnapshot)], Meta)
+  case array([ArrayNode], Meta)
+  case counter(CounterValue, Meta)
+
+  /// The three tickets every element carries.
+  package struct Meta: Sendable, Equatable {
+    package var createdAt: TimeTicket
+    package var movedAt: TimeTicket?
+    package var removedAt: TimeTicket?
+
+    package init(createdAt: TimeTicket, movedAt: TimeTicket? = nil, removedAt: TimeTicket? = nil) {
+      self.createdAt = createdAt
+      self.movedAt = movedAt
+      self.removedAt = removedAt
+    }
+  }
+
+  /// One array position: an element, or a dead position left behind by a move.
+  package struct ArrayNode: Sendable, Equatable {
+    package var element: ElementSnapshot?
+    /// The position's own id when it differs from the element's createdAt.
+    package var positionID: TimeTicket?
+    package var positionMovedAt: TimeTicket?
+    package var positionRemovedAt: TimeTicket?
+
+    package init(element: ElementSnapshot?, positionID: TimeTicket? = nil, positionMovedAt: TimeTicket? = nil, positionRemovedAt: TimeTicket? = nil) {
+      self.element = element
+      self.positionID = positionID
+      self.positionMovedAt = positionMovedAt
+      self.positionRemovedAt = positionRemovedAt
+    }
+  }
+
+  package var meta: Meta {
+    switch self {
+    case .primitive(_, let meta), .object(_, let meta), .array(_, let meta), .counter(_, let meta): return meta
+    }
+  }
+
+  package var createdAt: TimeTicket { meta.createdAt }
+
+  package static func == (lhs: ElementSnapshot, rhs: ElementSnapshot) -> Bool {
+    switch (lhs, rhs) {
+    case let (.primitive(a, m), .primitive(b, n)): return a == b && m == n
+    case let (.counter(a, m), .counter(b, n)): return a == b && m == n
+    case let (.array(a, m), .array(b, n)): return a == b && m == n
+    case let (.object(a, m), .object(b, n)):
+      return m == n && a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    default: return false
+    }
+  }
+
+  /// Builds the CRDT element this snapshot describes.
+  package func materialize() -> CRDTElement {
+    let element: CRDTElement
+    switch self {
+    case .primitive(let value, _):
+      element = CRDTPrimitive(value, createdAt: meta.createdAt)
+    case .counter(let value, _):
+      element = CRDTCounter(value, createdAt: meta.createdAt)
+    case .object(let members, _):
+      let object = CRDTObject(createdAt: meta.createdAt)
+      for member in members {
+        object.insertDecoded(member.key, member.value.materialize())
+      }
+      element = object
+    case .array(let nodes, _):
+      let array = CRDTArray(createdAt: meta.createdAt)
+      for node in nodes {
+        let child = node.element?.materialize()
+        array.appendDecoded(CRDTArray.Node(
+          id: node.positionID ?? child?.createdAt ?? .initial, element: child,
+          movedAt: node.positionMovedAt, removedAt: node.positionRemovedAt, prev: -1, next: -1))
+      }
+      element = array
+    }
+    element.movedAt = meta.movedAt
+    element.removedAt = meta.removedAt
+    return element
+  }
+
+  /// Describes an existing element.
+  package init(_ element: CRDTElement) {
+    let meta = Meta(createdAt: element.createdAt, movedAt: element.movedAt, removedAt: element.removedAt)
+    switch element {
+    case let primitive as CRDTPrimitive:
+      self = .primitive(primitive.value, meta)
+    case let counter as CRDTCounter:
+      self = .counter(counter.value, meta)
+    case let object as CRDTObject:
+      self = .object(object.members.map { (key: $0.key, value: ElementSnapshot($0.element)) }, meta)
+    case let array as CRDTArray:
+      self = .array(array.allNodes.map { node in
+        ArrayNode(
+          element: node.element.map { ElementSnapshot($0) },
+          positionID: node.element?.createdAt == node.id ? nil : node.id,
+          positionMovedAt: node.movedAt, positionRemovedAt: node.removedAt)
+      }, meta)
+    default:
+      preconditionFailure("ElementSnapshot cannot describe \(type(of: element))")
+    }
+  }
+}

@@ -1,0 +1,67 @@
+/// The one error type of this SDK: a code to switch on, a message for humans, and the cause.
+///
+/// Codes are open-ended (a struct, not an enum) so that new ones can be added without breaking
+/// a `switch` in an app; compare with `==` or match with `case .indexOutOfBounds`:
+///
+/// ```swift
+/// do { try list.remove(at: 7) }
+/// catch let error as YorkieError where error.code == .indexOutOfBounds { … }
+/// ```
+public struct YorkieError: Error, Sendable, CustomStringConvertible {
+  /// What went wrong, as a stable identifier.
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    /// The identifier, such as `"indexOutOfBounds"`.
+    public let rawValue: String
+
+    /// Creates a code from its identifier.
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+
+    /// The identifier.
+    public var description: String { rawValue }
+
+    /// An object key Yorkie rejects (it contains `.`).
+    public static let invalidKey = Code("invalidKey")
+    /// An index or range outside the container.
+    public static let indexOutOfBounds = Code("indexOutOfBounds")
+    /// A number JSON cannot carry (NaN or infinite).
+    public static let invalidNumber = Code("invalidNumber")
+    /// An actor ID that is not 12 bytes / 24 hex characters.
+    public static let invalidActorID = Code("invalidActorID")
+    /// An element, node or position that the document does not have.
+    public static let elementNotFound = Code("elementNotFound")
+    /// A local edit that refers to an element that was removed.
+    public static let elementRemoved = Code("elementRemoved")
+    /// An element of another kind than the operation expects.
+    public static let typeMismatch = Code("typeMismatch")
+    /// A proxy used after the `update` that handed it out returned.
+    public static let proxyExpired = Code("proxyExpired")
+    /// A path that `value(atPath:)` cannot parse.
+    public static let invalidPath = Code("invalidPath")
+    /// A change pack that cannot be applied (wrong document, inconsistent clocks).
+    public static let invalidChangePack = Code("invalidChangePack")
+    /// An edit of a document that was removed.
+    public static let documentRemoved = Code("documentRemoved")
+    /// Malformed input from the wire or a snapshot.
+    public static let invalidWireData = Code("invalidWireData")
+  }
+
+  /// What went wrong.
+  public let code: Code
+  /// A sentence for humans; never parse it.
+  public let message: String
+  /// The error that caused this one, if any.
+  public let underlying: (any Error & Sendable)?
+
+  /// Creates an error.
+  public init(_ code: Code, _ message: String, underlying: (any Error & Sendable)? = nil) {
+    self.code = code
+    self.message = message
+    self.underlying = underlying
+  }
+
+  /// `code: message`, followed by the cause when there is one.
+  public var description: String {
+    if let underlying { return "\(code): \(message) (caused by \(underlying))" }
+    return "\(code): \(message)"
+  }
+}

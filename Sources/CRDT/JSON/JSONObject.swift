@@ -1,0 +1,151 @@
+/// An object in a document, as seen inside ``Document/update(message:_:)``.
+///
+/// Proxies are valid only inside the update that handed them out. Setters that cannot throw
+/// (the subscript, `setNew…`, ``remove(_:)``) record an invalid input and make the update throw
+/// it, rolling everything back.
+public final class JSONObject {
+  let context: UpdateContext
+  let object: CRDTObject
+
+  init(context: UpdateContext, object: CRDTObject) {
+    self.context = context
+    self.object = object
+  }
+
+  /// Yorkie's only key rule: a key cannot contain `.` (empty and `$`-prefixed keys are fine).
+  static func validate(key: String) throws(YorkieError) {
+    if key.utf8.contains(UInt8(ascii: ".")) {
+      throw YorkieError(.invalidKey, "an object key cannot contain \".\": \"\(key)\"")
+    }
+  }
+
+  /// The value of `key` as JSON (a text, counter, … gives its JSON value); nil when absent.
+  /// Setting a value replaces the member; setting nil removes it.
+  public subscript(key: String) -> JSONValue? {
+    get {
+      guard context.isActive else { return nil }
+      return object.get(key)?.toJSONValue()
+    }
+    set {
+      if let newValue {
+        do throws(YorkieError) { _ = try set(key, newValue) } catch { context.record(error) }
+      } else {
+        remove(key)
+      }
+    }
+  }
+
+  /// The nested object at `key`.
+  public func object(_ key: String) -> JSONObject? {
+    guard context.isActive, let child = object.get(key) as? CRDTObject else { return nil }
+    return JSONObject(context: context, object: child)
+  }
+
+  /// The nested array at `key`.
+  public func array(_ key: String) -> JSONArray? {
+    guard context.isActive, let child = object.get(key) as? CRDTArray else { return nil }
+    return JSONArray(context: context, array: child)
+  }
+
+  /// The counter at `key`.
+  public func counter(_ key: String) -> JSONCounter? {
+    guard context.isActive, let child = object.get(key) as? CRDTCounter else { return nil }
+    return JSONCounter(context: context, counter: child)
+  }
+
+  /// Sets a new empty object at `key` and returns it.
+  @discardableResult
+  public func setNewObject(_ key: String) -> JSONObject {
+    let element = setNew(key) { .object([], $0) }
+    return JSONObject(context: context, object: element as? CRDTObject ?? CRDTObject(createdAt: .initial))
+  }
+
+  /// Sets a new empty array at `key` and returns it.
+  @discardableResult
+  public func setNewArray(_ key: String) -> JSONArray {
+    let element = setNew(key) { .array([], $0) }
+    return JSONArray(context: context, array: element as? CRDTArray ?? CRDTArray(createdAt: .initial))
+  }
+
+  /// Sets a new counter at `key` and returns it.
+  @discardableResult
+  public func setNewCounter(_ key: String, _ value: CounterValue) -> JSONCounter {
+    let element = setNew(key) { .counter(value, $0) }
+    return JSONCounter(context: context, counter: element as? CRDTCounter ?? CRDTCounter(value, createdAt: .initial))
+  }
+
+  /// Removes the member `key`. Removing a key that does not exist records nothing.
+  public func remove(_ key: String) {
+    do throws(YorkieError) {
+      try context.ensureActive()
+      guard let element = object.get(key) else { return }
+      try context.push(.remove(parentCreatedAt: object.createdAt, createdAt: element.createdAt, executedAt: context.issueTicket()))
+    } catch {
+      context.record(error)
+    }
+  }
+
+  /// The keys of the live members, in print order.
+  public var keys: [String] {
+    guard context.isActive else { return [] }
+    return object.keys
+  }
+
+  /// The object as JSON, as ``Document/toJSON()`` prints it.
+  public func toJSON() -> String { object.toJSON() }
+
+  // MARK: Internals
+
+  @discardableResult
+  func set(_ key: String, _ value: JSONValue) throws(YorkieError) -> CRDTElement? {
+    try context.ensureActive()
+    try JSONObject.validate(key: key)
+    try UpdateContext.validate(value)
+    let snapshot = try context.snapshot(of: value)
+    try context.push(.set(parentCreatedAt: object.createdAt, key: key, value: snapshot, executedAt: snapshot.createdAt))
+    return object.winningElement(key)
+  }
+
+  private func setNew(_ key: String, _ make: (ElementSnapshot.Meta) -> ElementSnapshot) -> CRDTElement? {
+    do throws(YorkieError) {
+      try context.ensureActive()
+      try JSONObject.validate(key: key)
+      let snapshot = make(ElementSnapshot.Meta(createdAt: context.issueTicket()))
+      try context.push(.set(parentCreatedAt: object.createdAt, key: key, value: snapshot, executedAt: snapshot.createdAt))
+      return object.winningElement(key)
+    } catch {
+      context.record(error)
+      return nil
+    }
+  }
+}
+
+/// A counter in a document, as seen inside ``Document/update(message:_:)``.
+public final class JSONCounter {
+  let context: UpdateContext
+  let counter: CRDTCounter
+
+  init(context: UpdateContext, counter: CRDTCounter) {
+    self.context = context
+    self.counter = counter
+  }
+
+  /// The current value.
+  public var value: CounterValue { counter.value }
+
+  /// Adds `delta` (negative to decrease). An Int counter adds the low 32 bits and wraps as
+  /// int32; a Long counter wraps as int64.
+  public func increase(by delta: Int64) {
+    do throws(YorkieError) {
+      try context.ensureActive()
+      let operand: PrimitiveValue
+      switch counter.value {
+      case .int: operand = .integer(Int32(truncatingIfNeeded: delta))
+      case .long: operand = .long(delta)
+      }
+      try context.push(.increase(parentCreatedAt: counter.createdAt, value: operand, executedAt: context.issueTicket()))
+    } catch {
+      context.record(error)
+    }
+  }
+}

@@ -1,0 +1,94 @@
+/// The state of one `Document.update` call: it issues tickets, executes each operation as soon
+/// as a proxy builds it, and collects the operations into the change it will record.
+package final class UpdateContext {
+  package let root: CRDTRoot
+  package let journal: Journal
+  /// The ID the recorded change will have if it carries operations.
+  package let nextID: ChangeID
+  package let wantsInfo: Bool
+  package private(set) var delimiter: UInt32 = 0
+  package private(set) var operations: [Operation] = []
+  package private(set) var infos: [OperationInfo] = []
+  /// False once the update has returned: proxies refuse to work after that.
+  package var isActive = true
+  /// The first error a non-throwing setter met; `update` throws it and rolls back.
+  package private(set) var deferredError: YorkieError?
+
+  package init(root: CRDTRoot, journal: Journal, nextID: ChangeID, wantsInfo: Bool) {
+    self.root = root
+    self.journal = journal
+    self.nextID = nextID
+    self.wantsInfo = wantsInfo
+  }
+
+  /// The next ticket of this change.
+  @inline(__always) package func issueTicket() -> TimeTicket {
+    delimiter += 1
+    return nextID.ticket(delimiter)
+  }
+
+  /// Executes a locally built operation and records it.
+  package func push(_ operation: Operation) throws(YorkieError) {
+    let result = try operation.execute(on: root, journal: journal, wantsInfo: wantsInfo)
+    if wantsInfo { infos.append(contentsOf: result) }
+    operations.append(operation)
+  }
+
+  /// Throws unless the update that created a proxy is still running.
+  @inline(__always) package func ensureActive() throws(YorkieError) {
+    guard isActive else {
+      throw YorkieError(.proxyExpired, "a proxy was used after the update that handed it out returned")
+    }
+  }
+
+  /// Remembers the first error of a setter that cannot throw.
+  package func record(_ error: YorkieError) {
+    if deferredError == nil { deferredError = error }
+  }
+
+  /// Describes `value` as a new element, issuing tickets for it and everything inside it
+  /// (container first, then members in order, as the JS SDK does).
+  package func snapshot(of value: JSONValue) throws(YorkieError) -> ElementSnapshot {
+    let meta = ElementSnapshot.Meta(createdAt: issueTicket())
+    switch value {
+    case .null: return .primitive(.null, meta)
+    case .bool(let b): return .primitive(.bool(b), meta)
+    case .integer(let i): return .primitive(.integer(i), meta)
+    case .long(let l): return .primitive(.long(l), meta)
+    case .double(let d):
+      guard d.isFinite else { throw YorkieError(.invalidNumber, "a document cannot hold the double \(d)") }
+      return .primitive(.double(d), meta)
+    case .string(let s): return .primitive(.string(s), meta)
+    case .bytes(let b): return .primitive(.bytes(b), meta)
+    case .date(let d): return .primitive(.date(PrimitiveValue.milliseconds(d)), meta)
+    case .array(let items):
+      var nodes: [ElementSnapshot.ArrayNode] = []
+      nodes.reserveCapacity(items.count)
+      for item in items { nodes.append(ElementSnapshot.ArrayNode(element: try snapshot(of: item))) }
+      return .array(nodes, meta)
+    case .object(let object):
+      var members: [(key: String, value: ElementSnapshot)] = []
+      for member in object.members {
+        try JSONObject.validate(key: member.key)
+        members.append((key: member.key, value: try snapshot(of: member.value)))
+      }
+      return .object(members, meta)
+    }
+  }
+
+  /// Checks a value before any ticket is issued for it.
+  package static func validate(_ value: JSONValue) throws(YorkieError) {
+    switch value {
+    case .double(let d):
+      guard d.isFinite else { throw YorkieError(.invalidNumber, "a document cannot hold the double \(d)") }
+    case .array(let items):
+      for item in items { try validate(item) }
+    case .object(let object):
+      for member in object.members {
+        try JSONObject.validate(key: member.key)
+        try validate(member.value)
+      }
+    default: break
+    }
+  }
+}

@@ -1,0 +1,54 @@
+/// The physical undo log of one transaction (a local update, or the application of a change
+/// pack). Every mutation that execution performs appends the record that reverses it exactly;
+/// rolling back replays the records in reverse. Committing simply drops the journal.
+///
+/// This is not Yorkie's undo/redo history (which issues new operations): it restores the
+/// replica's memory to the state before the transaction, so a failed update or a malformed
+/// pack leaves no trace.
+package final class Journal {
+  package enum Record {
+    case deregister(CRDTElement)
+    case unregisterRemoved(TimeTicket)
+    case unregisterGCPair(CRDTRoot.GCPairKey)
+    case restoreRemovedAt(CRDTElement, TimeTicket?)
+    case restoreArrayElement(CRDTArray, CRDTElement, TimeTicket?)
+    case unsetObjectMember(CRDTObject, key: String, element: CRDTElement, previousWinner: CRDTElement?)
+    case unlinkArrayElement(CRDTArray, CRDTElement)
+    case undoMove(CRDTArray, CRDTArray.MoveResult)
+    case restoreCounter(CRDTCounter, CounterValue)
+  }
+
+  package private(set) var records: [Record] = []
+
+  package init() {}
+
+  @inline(__always) package func append(_ record: Record) { records.append(record) }
+
+  /// Reverses every recorded mutation, newest first.
+  package func rollBack(_ root: CRDTRoot) {
+    for record in records.reversed() {
+      switch record {
+      case .deregister(let element):
+        root.deregister(element)
+      case .unregisterRemoved(let createdAt):
+        root.unregisterRemoved(createdAt)
+      case .unregisterGCPair(let key):
+        root.unregisterGCPair(key)
+      case .restoreRemovedAt(let element, let old):
+        element.removedAt = old
+      case .restoreArrayElement(let array, let element, let old):
+        array.restore(element, removedAt: old)
+      case .unsetObjectMember(let object, let key, let element, let previousWinner):
+        object.purge(element)
+        object.restoreWinner(key, previousWinner)
+      case .unlinkArrayElement(let array, let element):
+        array.purge(element)
+      case .undoMove(let array, let result):
+        array.undoMove(result)
+      case .restoreCounter(let counter, let value):
+        counter.restore(value)
+      }
+    }
+    records.removeAll()
+  }
+}

@@ -1,0 +1,144 @@
+/// Execution of operations against a root. The same code runs for local edits (right after a
+/// proxy builds the operation) and for remote changes.
+extension Operation {
+  /// Applies the operation.
+  ///
+  /// - Parameters:
+  ///   - root: the document's root.
+  ///   - journal: records how to undo each mutation.
+  ///   - wantsInfo: whether to describe the operation for change events (paths cost a lookup).
+  /// - Returns: what changed, for events (empty when `wantsInfo` is false or nothing changed).
+  /// - Throws: ``YorkieError`` when the operation names an element the document does not have
+  ///   or one of the wrong kind. Nothing has been mutated when it throws.
+  package func execute(on root: CRDTRoot, journal: Journal, wantsInfo: Bool) throws(YorkieError) -> [OperationInfo] {
+    guard let parent = root.element(parentCreatedAt) else {
+      throw YorkieError(.elementNotFound, "no element created at \(parentCreatedAt) to apply \(kindName) to")
+    }
+    switch self {
+    case .set(_, let key, let value, let executedAt):
+      guard let object = parent as? CRDTObject else { throw mismatch(parent, expected: "an object") }
+      let element = value.materialize()
+      let previousWinner = object.winningElement(key)
+      let previousWinnerRemovedAt = previousWinner?.removedAt
+      let tombstone = object.set(key, element, executedAt: executedAt)
+      journal.append(.unsetObjectMember(object, key: key, element: element, previousWinner: previousWinner))
+      root.register(element, parent: object)
+      journal.append(.deregister(element))
+      if let tombstone {
+        if tombstone === previousWinner { journal.append(.restoreRemovedAt(tombstone, previousWinnerRemovedAt)) }
+        root.registerRemoved(tombstone)
+        journal.append(.unregisterRemoved(tombstone.createdAt))
+      }
+      guard wantsInfo, let path = root.path(of: object.createdAt) else { return [] }
+      return [OperationInfo(type: "set", path: path, key: key)]
+
+    case .add(_, let previousCreatedAt, let value, let executedAt):
+      guard let array = parent as? CRDTArray else { throw mismatch(parent, expected: "an array") }
+      guard array.position(withID: previousCreatedAt) != nil else {
+        throw YorkieError(.elementNotFound, "array \(array.createdAt) has no position \(previousCreatedAt)")
+      }
+      let element = value.materialize()
+      array.insert(element, afterPosition: previousCreatedAt, executedAt: executedAt)
+      journal.append(.unlinkArrayElement(array, element))
+      root.register(element, parent: array)
+      journal.append(.deregister(element))
+      if element.isRemoved {
+        root.registerRemoved(element)
+        journal.append(.unregisterRemoved(element.createdAt))
+      }
+      guard wantsInfo, let path = root.path(of: array.createdAt) else { return [] }
+      return [OperationInfo(type: "add", path: path, index: array.index(ofElement: element.createdAt))]
+
+    case .move(_, let previousCreatedAt, let createdAt, let executedAt):
+      guard let array = parent as? CRDTArray else { throw mismatch(parent, expected: "an array") }
+      guard array.position(withID: previousCreatedAt) != nil, array.position(ofElement: createdAt) != nil else {
+        throw YorkieError(.elementNotFound, "array \(array.createdAt) cannot move \(createdAt) after \(previousCreatedAt)")
+      }
+      let previousIndex = wantsInfo ? array.index(ofElement: createdAt) : nil
+      guard let result = array.move(createdAt, afterPosition: previousCreatedAt, executedAt: executedAt) else { return [] }
+      journal.append(.undoMove(array, result))
+      let pair = CRDTRoot.GCPair(parent: array, child: .arrayPosition(array.nodes[Int(result.oldPosition)].id), removedAt: executedAt)
+      root.registerGCPair(pair)
+      journal.append(.unregisterGCPair(CRDTRoot.GCPairKey(parent: array.createdAt, child: pair.child)))
+      guard wantsInfo, let path = root.path(of: array.createdAt),
+        let element = array.element(createdAt: createdAt), !element.isRemoved
+      else { return [] }
+      return [OperationInfo(type: "move", path: path, index: array.index(ofElement: createdAt), previousIndex: previousIndex)]
+
+    case .remove(_, let createdAt, let executedAt):
+      if let object = parent as? CRDTObject {
+        guard let element = object.element(createdAt: createdAt) else {
+          throw YorkieError(.elementNotFound, "object \(object.createdAt) has no member created at \(createdAt)")
+        }
+        let key = object.key(of: createdAt)
+        let oldRemovedAt = element.removedAt
+        guard object.remove(createdAt: createdAt, executedAt: executedAt) != nil else { return [] }
+        journal.append(.restoreRemovedAt(element, oldRemovedAt))
+        root.registerRemoved(element)
+        journal.append(.unregisterRemoved(createdAt))
+        guard wantsInfo, let path = root.path(of: object.createdAt) else { return [] }
+        return [OperationInfo(type: "remove", path: path, key: key)]
+      } else if let array = parent as? CRDTArray {
+        guard let element = array.element(createdAt: createdAt) else {
+          throw YorkieError(.elementNotFound, "array \(array.createdAt) has no element created at \(createdAt)")
+        }
+        let oldRemovedAt = element.removedAt
+        let index = wantsInfo ? array.index(ofElement: createdAt) : nil
+        guard array.remove(createdAt: createdAt, executedAt: executedAt) != nil else { return [] }
+        journal.append(.restoreArrayElement(array, element, oldRemovedAt))
+        root.registerRemoved(element)
+        journal.append(.unregisterRemoved(createdAt))
+        guard wantsInfo, let path = root.path(of: array.createdAt) else { return [] }
+        return [OperationInfo(type: "remove", path: path, index: index)]
+      }
+      throw mismatch(parent, expected: "an object or an array")
+
+    case .arraySet(_, let createdAt, let value, let executedAt):
+      guard let array = parent as? CRDTArray else { throw mismatch(parent, expected: "an array") }
+      guard let target = array.element(createdAt: createdAt), let position = array.position(ofElement: createdAt) else {
+        throw YorkieError(.elementNotFound, "array \(array.createdAt) has no element created at \(createdAt)")
+      }
+      let element = value.materialize()
+      array.insert(element, afterPosition: array.nodes[Int(position)].id, executedAt: executedAt)
+      journal.append(.unlinkArrayElement(array, element))
+      root.register(element, parent: array)
+      journal.append(.deregister(element))
+      let oldRemovedAt = target.removedAt
+      if array.remove(createdAt: createdAt, executedAt: executedAt) != nil {
+        journal.append(.restoreArrayElement(array, target, oldRemovedAt))
+        root.registerRemoved(target)
+        journal.append(.unregisterRemoved(createdAt))
+      }
+      guard wantsInfo, let path = root.path(of: array.createdAt) else { return [] }
+      return [OperationInfo(type: "array-set", path: path, index: array.index(ofElement: element.createdAt))]
+
+    case .increase(_, let operand, _):
+      guard let counter = parent as? CRDTCounter else { throw mismatch(parent, expected: "a counter") }
+      let delta: Int64
+      switch operand {
+      case .integer(let v): delta = Int64(v)
+      case .long(let v): delta = v
+      default: throw YorkieError(.typeMismatch, "a counter increases by an Integer or a Long, not \(operand)")
+      }
+      journal.append(.restoreCounter(counter, counter.value))
+      counter.increase(by: delta)
+      guard wantsInfo, let path = root.path(of: counter.createdAt) else { return [] }
+      return [OperationInfo(type: "increase", path: path, value: operand.jsonValue)]
+    }
+  }
+
+  private var kindName: String {
+    switch self {
+    case .set: return "Set"
+    case .add: return "Add"
+    case .move: return "Move"
+    case .remove: return "Remove"
+    case .arraySet: return "ArraySet"
+    case .increase: return "Increase"
+    }
+  }
+
+  private func mismatch(_ element: CRDTElement, expected: String) -> YorkieError {
+    YorkieError(.typeMismatch, "\(kindName) needs \(expected), but \(element.createdAt) is \(type(of: element))")
+  }
+}

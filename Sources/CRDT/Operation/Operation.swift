@@ -1,0 +1,66 @@
+/// One edit inside a change. Local edits and remote changes run through the same `execute`.
+package enum Operation: Sendable, Equatable {
+  /// Set an object member.
+  case set(parentCreatedAt: TimeTicket, key: String, value: ElementSnapshot, executedAt: TimeTicket)
+  /// Insert into an array after the position `previousCreatedAt`.
+  case add(parentCreatedAt: TimeTicket, previousCreatedAt: TimeTicket, value: ElementSnapshot, executedAt: TimeTicket)
+  /// Move the array element `createdAt` after the position `previousCreatedAt`.
+  case move(parentCreatedAt: TimeTicket, previousCreatedAt: TimeTicket, createdAt: TimeTicket, executedAt: TimeTicket)
+  /// Remove an object member or array element.
+  case remove(parentCreatedAt: TimeTicket, createdAt: TimeTicket, executedAt: TimeTicket)
+  /// Replace the array element `createdAt` with `value` (Yorkie's ArraySet).
+  case arraySet(parentCreatedAt: TimeTicket, createdAt: TimeTicket, value: ElementSnapshot, executedAt: TimeTicket)
+  /// Add to a counter. `value` is an Integer or Long primitive.
+  case increase(parentCreatedAt: TimeTicket, value: PrimitiveValue, executedAt: TimeTicket)
+
+  /// The container (or counter) the operation targets.
+  package var parentCreatedAt: TimeTicket {
+    switch self {
+    case .set(let parent, _, _, _), .add(let parent, _, _, _), .move(let parent, _, _, _),
+      .remove(let parent, _, _), .arraySet(let parent, _, _, _), .increase(let parent, _, _):
+      return parent
+    }
+  }
+
+  /// The ticket issued for this operation.
+  package var executedAt: TimeTicket {
+    switch self {
+    case .set(_, _, _, let at), .add(_, _, _, let at), .move(_, _, _, let at),
+      .remove(_, _, let at), .arraySet(_, _, _, let at), .increase(_, _, let at):
+      return at
+    }
+  }
+}
+
+/// What happened to a document, as Yorkie reports it to change listeners.
+public struct OperationInfo: Hashable, Sendable {
+  /// `"set"`, `"remove"`, `"add"`, `"move"`, `"array-set"`, `"increase"`, `"edit"`, `"style"`, …
+  public var type: String
+  /// The path of the container the operation touched (for `increase`, of the counter).
+  public var path: String
+  /// The member key, for object operations.
+  public var key: String?
+  /// The element index, for array operations.
+  public var index: Int?
+  /// The index an element was moved from, for `move`.
+  public var previousIndex: Int?
+  /// The start of the range, for text operations.
+  public var from: Int?
+  /// The end of the range, for text operations.
+  public var to: Int?
+  /// The operand of `increase`.
+  public var value: JSONValue?
+
+  /// Creates an operation description.
+  public init(type: String, path: String, key: String? = nil, index: Int? = nil, previousIndex: Int? = nil,
+              from: Int? = nil, to: Int? = nil, value: JSONValue? = nil) {
+    self.type = type
+    self.path = path
+    self.key = key
+    self.index = index
+    self.previousIndex = previousIndex
+    self.from = from
+    self.to = to
+    self.value = value
+  }
+}

@@ -1,0 +1,480 @@
+/// A weighted sequence of caller-owned handles, indexed by a B+ tree: the order-statistic index
+/// behind arrays (weight 1 for a live element, 0 for a tombstone) and text (weight = visible
+/// UTF-16 length of a node).
+///
+/// The index knows nothing about CRDTs. The caller owns the handles (small dense integers, such
+/// as slots of its own node arena), keeps document order in its own linked list, and tells the
+/// index where each handle goes. The index answers "which handle covers position p" and "how
+/// much weight lies before handle h", both in O(log n).
+///
+/// ```
+///                 root (inner): children [L0, L1, L2]  weights [7, 3, 5]
+///                /               |                \
+///   leaf L0: [h4 h9 h1]   leaf L1: [h2 h7]   leaf L2: [h3 h8 h5 h6]
+///   weights: [ 3  0  4]            [ 1  2]            [ 0  5  0  0]
+/// ```
+///
+/// Storage is flat: every leaf and inner node owns `capacity` slots in shared arrays, so the
+/// whole index is a handful of buffers (no object per node, no reference counting).
+///
+/// Invariants (checked by ``checkInvariants()``):
+/// 1. Every leaf sits at depth `height`; every inner node has between 1 and `capacity` children.
+/// 2. An inner node's weight for a child equals the total weight stored below that child.
+/// 3. `leafOf[h]` names the leaf holding `h`, for every handle in the index, and -1 otherwise.
+/// 4. Parent links agree with child lists.
+package struct SequenceIndex: Sendable {
+  /// Slots per leaf and per inner node.
+  package let capacity: Int
+
+  private var leafHandles: [Int32] = []
+  private var leafWeights: [Int32] = []
+  private var leafCount: [Int32] = []
+  private var leafParent: [Int32] = []
+  private var freeLeaves: [Int32] = []
+
+  private var innerChildren: [Int32] = []
+  private var innerWeights: [Int] = []
+  private var innerCount: [Int32] = []
+  private var innerParent: [Int32] = []
+  private var freeInners: [Int32] = []
+
+  /// Number of inner levels above the leaves (0: the root is a leaf).
+  private var height = 0
+  private var root: Int32 = 0
+  private var leafOf: [Int32] = []
+
+  /// The sum of all weights.
+  package private(set) var totalWeight = 0
+  /// The number of handles in the index.
+  package private(set) var count = 0
+
+  /// Creates an empty index whose nodes hold up to `capacity` entries (at least 3).
+  package init(capacity: Int = 32) {
+    precondition(capacity >= 3, "SequenceIndex needs a capacity of at least 3")
+    self.capacity = capacity
+    root = allocateLeaf()
+  }
+
+  // MARK: - Queries
+
+  /// Whether `handle` is in the index.
+  @inline(__always) package func contains(_ handle: Int32) -> Bool {
+    Int(handle) < leafOf.count && leafOf[Int(handle)] >= 0
+  }
+
+  /// The weight stored for `handle`.
+  ///
+  /// - Complexity: O(capacity).
+  package func weight(of handle: Int32) -> Int {
+    let leaf = leafOf[Int(handle)]
+    return Int(leafWeights[Int(leaf) * capacity + slot(of: handle, inLeaf: leaf)])
+  }
+
+  /// The handle whose weight covers `position` and the offset of `position` inside it.
+  ///
+  /// With `inclusiveEnd == false` the answer is the handle with `before <= position < before + weight`
+  /// (the unit at `position`). With `inclusiveEnd == true` it is the first handle with weight > 0
+  /// and `before < position <= before + weight`, so a position on a boundary belongs to the
+  /// handle on its left (the caret convention of text). Returns nil when no handle qualifies.
+  ///
+  /// - Complexity: O(log n · capacity).
+  package func find(_ position: Int, inclusiveEnd: Bool = false) -> (handle: Int32, offset: Int)? {
+    guard position >= 0, position < totalWeight || (inclusiveEnd && position <= totalWeight && position > 0)
+    else { return nil }
+    var remaining = position
+    var node = root
+    var level = height
+    while level > 0 {
+      let base = Int(node) * capacity
+      let n = Int(innerCount[Int(node)])
+      var chosen = -1
+      for i in 0..<n {
+        let w = innerWeights[base + i]
+        if inclusiveEnd ? (remaining <= w && w > 0) : (remaining < w) {
+          chosen = i
+          break
+        }
+        remaining -= w
+      }
+      if chosen < 0 { return nil }
+      node = innerChildren[base + chosen]
+      level -= 1
+    }
+    let base = Int(node) * capacity
+    for i in 0..<Int(leafCount[Int(node)]) {
+      let w = Int(leafWeights[base + i])
+      if inclusiveEnd ? (remaining <= w && w > 0) : (remaining < w) {
+        return (leafHandles[base + i], remaining)
+      }
+      remaining -= w
+    }
+    return nil
+  }
+
+  /// The total weight of the handles before `handle`.
+  ///
+  /// - Complexity: O(log n · capacity).
+  package func offset(of handle: Int32) -> Int {
+    let leaf = leafOf[Int(handle)]
+    let base = Int(leaf) * capacity
+    var sum = 0
+    var i = 0
+    while leafHandles[base + i] != handle {
+      sum += Int(leafWeights[base + i])
+      i += 1
+    }
+    var child = leaf
+    var parent = leafParent[Int(leaf)]
+    while parent >= 0 {
+      let pbase = Int(parent) * capacity
+      var j = 0
+      while innerChildren[pbase + j] != child {
+        sum += innerWeights[pbase + j]
+        j += 1
+      }
+      child = parent
+      parent = innerParent[Int(parent)]
+    }
+    return sum
+  }
+
+  /// The handles in order, for tests and debugging.
+  package var handles: [Int32] {
+    var result: [Int32] = []
+    result.reserveCapacity(count)
+    collect(node: root, level: height, into: &result)
+    return result
+  }
+
+  private func collect(node: Int32, level: Int, into result: inout [Int32]) {
+    let base = Int(node) * capacity
+    if level == 0 {
+      for i in 0..<Int(leafCount[Int(node)]) { result.append(leafHandles[base + i]) }
+    } else {
+      for i in 0..<Int(innerCount[Int(node)]) { collect(node: innerChildren[base + i], level: level - 1, into: &result) }
+    }
+  }
+
+  // MARK: - Updates
+
+  /// Inserts `handle` with `weight` right after `previous`, or at the front when `previous` is nil.
+  ///
+  /// - Precondition: `handle` is not in the index; `previous`, when given, is.
+  /// - Complexity: O(log n · capacity).
+  package mutating func insert(_ handle: Int32, weight: Int, after previous: Int32?) {
+    precondition(!contains(handle), "handle \(handle) is already indexed")
+    let leaf: Int32
+    let position: Int
+    if let previous {
+      leaf = leafOf[Int(previous)]
+      position = slot(of: previous, inLeaf: leaf) + 1
+    } else {
+      var node = root
+      var level = height
+      while level > 0 {
+        node = innerChildren[Int(node) * capacity]
+        level -= 1
+      }
+      leaf = node
+      position = 0
+    }
+    if Int(handle) >= leafOf.count {
+      leafOf.append(contentsOf: repeatElement(-1, count: Int(handle) - leafOf.count + 1))
+    }
+    count += 1
+    totalWeight += weight
+    insertIntoLeaf(leaf, at: position, handle: handle, weight: Int32(weight))
+  }
+
+  /// Removes `handle` from the index.
+  ///
+  /// - Complexity: O(log n · capacity).
+  package mutating func remove(_ handle: Int32) {
+    let leaf = leafOf[Int(handle)]
+    let base = Int(leaf) * capacity
+    let position = slot(of: handle, inLeaf: leaf)
+    let weight = Int(leafWeights[base + position])
+    let n = Int(leafCount[Int(leaf)])
+    for i in position..<(n - 1) {
+      leafHandles[base + i] = leafHandles[base + i + 1]
+      leafWeights[base + i] = leafWeights[base + i + 1]
+    }
+    leafCount[Int(leaf)] = Int32(n - 1)
+    leafOf[Int(handle)] = -1
+    count -= 1
+    totalWeight -= weight
+    if n - 1 == 0 && height > 0 {
+      removeChild(leaf, fromInner: leafParent[Int(leaf)], childLevel: 0, delta: -weight)
+      freeLeaves.append(leaf)
+    } else {
+      propagate(delta: -weight, fromLeaf: leaf)
+    }
+    collapseRoot()
+  }
+
+  /// Changes the weight of `handle`.
+  ///
+  /// - Complexity: O(log n · capacity).
+  package mutating func setWeight(_ handle: Int32, _ weight: Int) {
+    let leaf = leafOf[Int(handle)]
+    let index = Int(leaf) * capacity + slot(of: handle, inLeaf: leaf)
+    let delta = weight - Int(leafWeights[index])
+    guard delta != 0 else { return }
+    leafWeights[index] = Int32(weight)
+    totalWeight += delta
+    propagate(delta: delta, fromLeaf: leaf)
+  }
+
+  // MARK: - Internals
+
+  @inline(__always) private func slot(of handle: Int32, inLeaf leaf: Int32) -> Int {
+    let base = Int(leaf) * capacity
+    var i = 0
+    while leafHandles[base + i] != handle { i += 1 }
+    return i
+  }
+
+  @inline(__always) private func slot(ofChild child: Int32, inInner inner: Int32) -> Int {
+    let base = Int(inner) * capacity
+    var i = 0
+    while innerChildren[base + i] != child { i += 1 }
+    return i
+  }
+
+  private mutating func allocateLeaf() -> Int32 {
+    if let leaf = freeLeaves.popLast() {
+      leafCount[Int(leaf)] = 0
+      leafParent[Int(leaf)] = -1
+      return leaf
+    }
+    let leaf = Int32(leafCount.count)
+    leafHandles.append(contentsOf: repeatElement(-1, count: capacity))
+    leafWeights.append(contentsOf: repeatElement(0, count: capacity))
+    leafCount.append(0)
+    leafParent.append(-1)
+    return leaf
+  }
+
+  private mutating func allocateInner() -> Int32 {
+    if let inner = freeInners.popLast() {
+      innerCount[Int(inner)] = 0
+      innerParent[Int(inner)] = -1
+      return inner
+    }
+    let inner = Int32(innerCount.count)
+    innerChildren.append(contentsOf: repeatElement(-1, count: capacity))
+    innerWeights.append(contentsOf: repeatElement(0, count: capacity))
+    innerCount.append(0)
+    innerParent.append(-1)
+    return inner
+  }
+
+  private mutating func propagate(delta: Int, fromLeaf leaf: Int32) {
+    guard delta != 0 else { return }
+    var child = leaf
+    var parent = leafParent[Int(leaf)]
+    while parent >= 0 {
+      innerWeights[Int(parent) * capacity + slot(ofChild: child, inInner: parent)] += delta
+      child = parent
+      parent = innerParent[Int(parent)]
+    }
+  }
+
+  private mutating func propagate(delta: Int, fromInner inner: Int32) {
+    guard delta != 0 else { return }
+    var child = inner
+    var parent = innerParent[Int(inner)]
+    while parent >= 0 {
+      innerWeights[Int(parent) * capacity + slot(ofChild: child, inInner: parent)] += delta
+      child = parent
+      parent = innerParent[Int(parent)]
+    }
+  }
+
+  private mutating func insertIntoLeaf(_ leaf: Int32, at position: Int, handle: Int32, weight: Int32) {
+    let n = Int(leafCount[Int(leaf)])
+    let base = Int(leaf) * capacity
+    if n < capacity {
+      var i = n
+      while i > position {
+        leafHandles[base + i] = leafHandles[base + i - 1]
+        leafWeights[base + i] = leafWeights[base + i - 1]
+        i -= 1
+      }
+      leafHandles[base + position] = handle
+      leafWeights[base + position] = weight
+      leafCount[Int(leaf)] = Int32(n + 1)
+      leafOf[Int(handle)] = leaf
+      propagate(delta: Int(weight), fromLeaf: leaf)
+      return
+    }
+    // Split. Appending at the end keeps the left leaf full (sequential typing and bulk
+    // appends then fill leaves completely); otherwise split in half.
+    var entries: [(Int32, Int32)] = []
+    entries.reserveCapacity(n + 1)
+    for i in 0..<n { entries.append((leafHandles[base + i], leafWeights[base + i])) }
+    entries.insert((handle, weight), at: position)
+    let keep = position == n ? n : (n + 1) / 2
+    let right = allocateLeaf()
+    let rbase = Int(right) * capacity
+    var leftWeight = 0
+    var rightWeight = 0
+    for (i, entry) in entries.enumerated() {
+      if i < keep {
+        leafHandles[base + i] = entry.0
+        leafWeights[base + i] = entry.1
+        leafOf[Int(entry.0)] = leaf
+        leftWeight += Int(entry.1)
+      } else {
+        leafHandles[rbase + i - keep] = entry.0
+        leafWeights[rbase + i - keep] = entry.1
+        leafOf[Int(entry.0)] = right
+        rightWeight += Int(entry.1)
+      }
+    }
+    leafCount[Int(leaf)] = Int32(keep)
+    leafCount[Int(right)] = Int32(entries.count - keep)
+    insertChild(right, after: leaf, childLevel: 0, leftWeight: leftWeight, rightWeight: rightWeight, delta: Int(weight))
+  }
+
+  /// Puts `newChild` after `child` in the parent of `child`, splitting upwards as needed.
+  /// `leftWeight`/`rightWeight` are the new totals of the two children; `delta` is the weight the
+  /// pair gained in total, which every ancestor above the parent also gains.
+  private mutating func insertChild(_ newChild: Int32, after child: Int32, childLevel: Int, leftWeight: Int, rightWeight: Int, delta: Int) {
+    let parent = childLevel == 0 ? leafParent[Int(child)] : innerParent[Int(child)]
+    if parent < 0 {
+      let newRoot = allocateInner()
+      let base = Int(newRoot) * capacity
+      innerChildren[base] = child
+      innerChildren[base + 1] = newChild
+      innerWeights[base] = leftWeight
+      innerWeights[base + 1] = rightWeight
+      innerCount[Int(newRoot)] = 2
+      setParent(of: child, level: childLevel, to: newRoot)
+      setParent(of: newChild, level: childLevel, to: newRoot)
+      root = newRoot
+      height += 1
+      return
+    }
+    let base = Int(parent) * capacity
+    let n = Int(innerCount[Int(parent)])
+    let position = slot(ofChild: child, inInner: parent)
+    if n < capacity {
+      var i = n
+      while i > position + 1 {
+        innerChildren[base + i] = innerChildren[base + i - 1]
+        innerWeights[base + i] = innerWeights[base + i - 1]
+        i -= 1
+      }
+      innerWeights[base + position] = leftWeight
+      innerChildren[base + position + 1] = newChild
+      innerWeights[base + position + 1] = rightWeight
+      innerCount[Int(parent)] = Int32(n + 1)
+      setParent(of: newChild, level: childLevel, to: parent)
+      propagate(delta: delta, fromInner: parent)
+      return
+    }
+    var entries: [(Int32, Int)] = []
+    entries.reserveCapacity(n + 1)
+    for i in 0..<n { entries.append((innerChildren[base + i], innerWeights[base + i])) }
+    entries[position].1 = leftWeight
+    entries.insert((newChild, rightWeight), at: position + 1)
+    let keep = position + 1 == n ? n : (n + 1) / 2
+    let sibling = allocateInner()
+    let sbase = Int(sibling) * capacity
+    var parentWeight = 0
+    var siblingWeight = 0
+    for (i, entry) in entries.enumerated() {
+      if i < keep {
+        innerChildren[base + i] = entry.0
+        innerWeights[base + i] = entry.1
+        setParent(of: entry.0, level: childLevel, to: parent)
+        parentWeight += entry.1
+      } else {
+        innerChildren[sbase + i - keep] = entry.0
+        innerWeights[sbase + i - keep] = entry.1
+        setParent(of: entry.0, level: childLevel, to: sibling)
+        siblingWeight += entry.1
+      }
+    }
+    innerCount[Int(parent)] = Int32(keep)
+    innerCount[Int(sibling)] = Int32(entries.count - keep)
+    insertChild(sibling, after: parent, childLevel: childLevel + 1, leftWeight: parentWeight, rightWeight: siblingWeight, delta: delta)
+  }
+
+  @inline(__always) private mutating func setParent(of node: Int32, level: Int, to parent: Int32) {
+    if level == 0 { leafParent[Int(node)] = parent } else { innerParent[Int(node)] = parent }
+  }
+
+  /// Removes the empty `child` from `inner`, removing `inner` too when it becomes empty.
+  private mutating func removeChild(_ child: Int32, fromInner inner: Int32, childLevel: Int, delta: Int) {
+    let base = Int(inner) * capacity
+    let n = Int(innerCount[Int(inner)])
+    let position = slot(ofChild: child, inInner: inner)
+    for i in position..<(n - 1) {
+      innerChildren[base + i] = innerChildren[base + i + 1]
+      innerWeights[base + i] = innerWeights[base + i + 1]
+    }
+    innerCount[Int(inner)] = Int32(n - 1)
+    if n - 1 == 0 && inner != root {
+      removeChild(inner, fromInner: innerParent[Int(inner)], childLevel: childLevel + 1, delta: delta)
+      freeInners.append(inner)
+    } else {
+      propagate(delta: delta, fromInner: inner)
+    }
+  }
+
+  /// Shortens the tree while the root has a single child.
+  private mutating func collapseRoot() {
+    while height > 0 && innerCount[Int(root)] == 1 {
+      let child = innerChildren[Int(root) * capacity]
+      freeInners.append(root)
+      root = child
+      height -= 1
+      setParent(of: child, level: height, to: -1)
+    }
+  }
+
+  // MARK: - Invariants
+
+  /// Verifies the invariants listed on the type; returns a description of the first violation.
+  package func checkInvariants() -> String? {
+    var seen = 0
+    var weightSum = 0
+    func visit(_ node: Int32, level: Int, parent: Int32) -> (Int, String?) {
+      if level == 0 {
+        if leafParent[Int(node)] != parent { return (0, "leaf \(node) has parent \(leafParent[Int(node)]), expected \(parent)") }
+        let n = Int(leafCount[Int(node)])
+        if n > capacity || (n == 0 && node != root) { return (0, "leaf \(node) holds \(n) entries") }
+        var sum = 0
+        for i in 0..<n {
+          let h = leafHandles[Int(node) * capacity + i]
+          if leafOf[Int(h)] != node { return (0, "leafOf[\(h)] = \(leafOf[Int(h)]), expected \(node)") }
+          sum += Int(leafWeights[Int(node) * capacity + i])
+          seen += 1
+        }
+        return (sum, nil)
+      }
+      if innerParent[Int(node)] != parent { return (0, "inner \(node) has parent \(innerParent[Int(node)]), expected \(parent)") }
+      let n = Int(innerCount[Int(node)])
+      if n < 1 || n > capacity { return (0, "inner \(node) holds \(n) children") }
+      var sum = 0
+      for i in 0..<n {
+        let (childSum, problem) = visit(innerChildren[Int(node) * capacity + i], level: level - 1, parent: node)
+        if let problem { return (0, problem) }
+        if childSum != innerWeights[Int(node) * capacity + i] {
+          return (0, "inner \(node) records weight \(innerWeights[Int(node) * capacity + i]) for child \(i), actual \(childSum)")
+        }
+        sum += childSum
+      }
+      return (sum, nil)
+    }
+    let (sum, problem) = visit(root, level: height, parent: -1)
+    if let problem { return problem }
+    weightSum = sum
+    if seen != count { return "index holds \(seen) handles, count says \(count)" }
+    if weightSum != totalWeight { return "weights add up to \(weightSum), totalWeight says \(totalWeight)" }
+    if leafOf.filter({ $0 >= 0 }).count != count { return "leafOf names more handles than the index holds" }
+    return nil
+  }
+}

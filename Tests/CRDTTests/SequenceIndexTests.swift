@@ -1,0 +1,72 @@
+import Testing
+@testable import CRDT
+
+/// The order-statistic index against a plain array model, with tiny nodes so that splits and
+/// empty-node removal happen constantly.
+@Suite("SequenceIndex")
+struct SequenceIndexTests {
+  @Test("matches an array model under random inserts, removals and weight changes", arguments: SeededRandom.seeds(6))
+  func modelBased(seed: UInt64) throws {
+    var random = SeededRandom(seed: seed)
+    var index = SequenceIndex(capacity: 4)
+    var model: [(handle: Int32, weight: Int)] = []
+    var nextHandle: Int32 = 0
+    var free: [Int32] = []
+    for step in 0..<3000 {
+      let action = Int.random(in: 0..<10, using: &random)
+      if action < 5 || model.isEmpty {
+        let handle = free.popLast() ?? { defer { nextHandle += 1 }; return nextHandle }()
+        let weight = Int.random(in: 0...3, using: &random)
+        let position = Int.random(in: 0...model.count, using: &random)
+        index.insert(handle, weight: weight, after: position == 0 ? nil : model[position - 1].handle)
+        model.insert((handle, weight), at: position)
+      } else if action < 8 {
+        let position = Int.random(in: 0..<model.count, using: &random)
+        index.remove(model[position].handle)
+        free.append(model[position].handle)
+        model.remove(at: position)
+      } else {
+        let position = Int.random(in: 0..<model.count, using: &random)
+        let weight = Int.random(in: 0...3, using: &random)
+        index.setWeight(model[position].handle, weight)
+        model[position].weight = weight
+      }
+      if let problem = index.checkInvariants() {
+        Issue.record("seed \(seed), step \(step): \(problem)")
+        return
+      }
+      #expect(index.handles == model.map(\.handle), "seed \(seed), step \(step)")
+      #expect(index.totalWeight == model.reduce(0) { $0 + $1.weight })
+      if step % 50 == 0 {
+        var sum = 0
+        for entry in model {
+          #expect(index.offset(of: entry.handle) == sum, "seed \(seed)")
+          #expect(index.weight(of: entry.handle) == entry.weight)
+          for unit in 0..<entry.weight {
+            let found = try #require(index.find(sum + unit))
+            #expect(found.handle == entry.handle && found.offset == unit, "seed \(seed)")
+          }
+          if entry.weight > 0 {
+            let boundary = try #require(index.find(sum + entry.weight, inclusiveEnd: true))
+            #expect(boundary.handle == entry.handle && boundary.offset == entry.weight, "seed \(seed)")
+          }
+          sum += entry.weight
+        }
+        #expect(index.find(sum) == nil)
+      }
+    }
+  }
+
+  @Test("appending keeps leaves full")
+  func appendFillsLeaves() {
+    var index = SequenceIndex(capacity: 8)
+    var previous: Int32? = nil
+    for handle in Int32(0)..<1000 {
+      index.insert(handle, weight: 1, after: previous)
+      previous = handle
+    }
+    #expect(index.checkInvariants() == nil)
+    #expect(index.find(999)?.handle == 999)
+    #expect(index.offset(of: 500) == 500)
+  }
+}
