@@ -138,29 +138,37 @@ package final class CRDTArray: CRDTElement {
     if let element = node.element { positionOfElement[element.createdAt] = handle }
   }
 
-  /// The outcome of a move that took effect.
+  /// The outcome of a move.
   package struct MoveResult {
-    /// The position the element left, now dead.
-    package let oldPosition: Int32
-    /// The position the element now occupies.
+    /// The position the move created (named by the move's ticket). It holds the element when
+    /// the move won, and is dead from birth when it lost.
     package let newPosition: Int32
-    /// The register value before the move (for rollback).
-    package let previousMovedAt: TimeTicket?
+    /// The position the element left (now dead), when the move won.
+    package let oldPosition: Int32?
+    /// The element's `movedAt` before the move (for rollback).
     package let previousElementMovedAt: TimeTicket?
+
+    /// The position that died: the old one when the move won, the new one when it lost.
+    package var deadPosition: Int32 { oldPosition ?? newPosition }
   }
 
-  /// Moves the element created at `createdAt` after the position `previousID`, if this move is
-  /// newer than the one that placed the element where it is.
+  /// Moves the element created at `createdAt` after the position `previousID`.
   ///
-  /// - Returns: nil when the move lost the LWW race, refers to itself, or names something unknown.
+  /// Every move creates a position named by its ticket, on every replica, so all replicas hold
+  /// the same positions whatever order moves arrive in (later operations may anchor on any of
+  /// them). Which position the element occupies is a last-writer-wins register: a move older
+  /// than the one that placed the element leaves its new position dead from birth.
+  ///
+  /// - Returns: nil when the anchor or the element is unknown.
   package func move(_ createdAt: TimeTicket, afterPosition previousID: TimeTicket, executedAt: TimeTicket) -> MoveResult? {
-    guard let oldPosition = positionOfElement[createdAt], positionByID[previousID] != nil,
-      let element = nodes[Int(oldPosition)].element
+    guard let oldPosition = positionOfElement[createdAt], let element = nodes[Int(oldPosition)].element,
+      let anchor = skipNewer(from: previousID, executedAt: executedAt)
     else { return nil }
-    if previousID == nodes[Int(oldPosition)].id { return nil }
-    let previousMovedAt = nodes[Int(oldPosition)].movedAt
-    if let previousMovedAt, !executedAt.isAfter(previousMovedAt) { return nil }
-    guard let anchor = skipNewer(from: previousID, executedAt: executedAt) else { return nil }
+    let wins = nodes[Int(oldPosition)].movedAt.map { executedAt.isAfter($0) } ?? true
+    guard wins else {
+      let dead = link(Node(id: executedAt, element: nil, movedAt: nil, removedAt: executedAt, prev: anchor, next: -1), after: anchor)
+      return MoveResult(newPosition: dead, oldPosition: nil, previousElementMovedAt: element.movedAt)
+    }
     let newPosition = link(Node(id: executedAt, element: element, movedAt: executedAt, removedAt: nil, prev: anchor, next: -1), after: anchor)
     nodes[Int(oldPosition)].element = nil
     nodes[Int(oldPosition)].removedAt = executedAt
@@ -168,18 +176,34 @@ package final class CRDTArray: CRDTElement {
     positionOfElement[createdAt] = newPosition
     let previousElementMovedAt = element.movedAt
     element.movedAt = executedAt
-    return MoveResult(oldPosition: oldPosition, newPosition: newPosition, previousMovedAt: previousMovedAt, previousElementMovedAt: previousElementMovedAt)
+    return MoveResult(newPosition: newPosition, oldPosition: oldPosition, previousElementMovedAt: previousElementMovedAt)
   }
 
-  /// Undoes a move made by ``move(_:afterPosition:executedAt:)`` (rollback of a local edit).
+  /// Undoes a move made by ``move(_:afterPosition:executedAt:)`` (rollback).
   package func undoMove(_ result: MoveResult) {
+    guard let oldPosition = result.oldPosition else {
+      unlink(result.newPosition)
+      return
+    }
     guard let element = nodes[Int(result.newPosition)].element else { return }
     unlink(result.newPosition)
-    nodes[Int(result.oldPosition)].element = element
-    nodes[Int(result.oldPosition)].removedAt = nil
-    positionOfElement[element.createdAt] = result.oldPosition
+    nodes[Int(oldPosition)].element = element
+    nodes[Int(oldPosition)].removedAt = nil
+    positionOfElement[element.createdAt] = oldPosition
     element.movedAt = result.previousElementMovedAt
-    index.setWeight(result.oldPosition, element.isRemoved ? 0 : 1)
+    index.setWeight(oldPosition, element.isRemoved ? 0 : 1)
+  }
+
+  /// The id of the last position holding a live element, or the head's id: the anchor for
+  /// appending. Local edits anchor only on live positions (or the head), which garbage
+  /// collection cannot purge while a change referring to them may still be in flight.
+  package var lastLivePositionID: TimeTicket {
+    var handle = last
+    while handle != CRDTArray.head {
+      if let element = nodes[Int(handle)].element, !element.isRemoved { return nodes[Int(handle)].id }
+      handle = nodes[Int(handle)].prev
+    }
+    return nodes[Int(CRDTArray.head)].id
   }
 
   /// Marks the element created at `createdAt` removed at `executedAt`.

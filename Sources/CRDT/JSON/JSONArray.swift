@@ -48,7 +48,7 @@ public final class JSONArray {
   /// Appends a value.
   public func append(_ value: JSONValue) throws {
     try context.ensureActive()
-    try add(value, afterPosition: array.nodes[Int(array.last)].id)
+    try add(value, afterPosition: array.lastLivePositionID)
   }
 
   /// Appends a new empty object and returns it.
@@ -82,13 +82,11 @@ public final class JSONArray {
     try add(value, afterPosition: anchor)
   }
 
-  /// Inserts a value right after the element created at `id`.
+  /// Inserts a value right after the live element created at `id`.
   public func insert(_ value: JSONValue, after id: TimeTicket) throws {
     try context.ensureActive()
-    guard let position = array.position(ofElement: id) else {
-      throw YorkieError(.elementNotFound, "the array has no element \(id)")
-    }
-    try add(value, afterPosition: array.nodes[Int(position)].id)
+    try requireLive(id)
+    try add(value, afterPosition: array.nodes[Int(array.position(ofElement: id)!)].id)
   }
 
   /// Replaces the element at `index` (Yorkie's ArraySet).
@@ -143,20 +141,19 @@ public final class JSONArray {
   public func moveBefore(_ id: TimeTicket, next: TimeTicket) throws {
     try context.ensureActive()
     try requireLive(id)
-    guard let anchor = array.previousLivePositionID(before: next) else {
-      throw YorkieError(.elementNotFound, "the array has no element \(next)")
-    }
+    try requireLive(next)
+    guard id != next, let anchor = array.previousLivePositionID(before: next) else { return }
+    guard anchor != array.nodes[Int(array.position(ofElement: id)!)].id else { return }
     try pushMove(id, after: anchor)
   }
 
-  /// Moves the element `id` right after the element `previous`.
+  /// Moves the element `id` right after the live element `previous`.
   public func moveAfter(_ id: TimeTicket, previous: TimeTicket) throws {
     try context.ensureActive()
     try requireLive(id)
-    guard let position = array.position(ofElement: previous) else {
-      throw YorkieError(.elementNotFound, "the array has no element \(previous)")
-    }
-    try pushMove(id, after: array.nodes[Int(position)].id)
+    try requireLive(previous)
+    guard id != previous else { return }
+    try pushMove(id, after: array.nodes[Int(array.position(ofElement: previous)!)].id)
   }
 
   /// Moves the element `id` to the front.
@@ -170,7 +167,9 @@ public final class JSONArray {
   public func moveToEnd(_ id: TimeTicket) throws {
     try context.ensureActive()
     try requireLive(id)
-    try pushMove(id, after: array.nodes[Int(array.last)].id)
+    let anchor = array.lastLivePositionID
+    guard anchor != array.nodes[Int(array.position(ofElement: id)!)].id else { return }
+    try pushMove(id, after: anchor)
   }
 
   /// The array as JSON, as ``Document/toJSON()`` prints it.
@@ -183,7 +182,7 @@ public final class JSONArray {
       throw YorkieError(.elementNotFound, "the array has no element \(id)")
     }
     guard !element.isRemoved else {
-      throw YorkieError(.elementRemoved, "cannot move the removed element \(id)")
+      throw YorkieError(.elementRemoved, "the element \(id) was removed")
     }
   }
 
@@ -201,7 +200,7 @@ public final class JSONArray {
     do throws(YorkieError) {
       try context.ensureActive()
       let snapshot = make(ElementSnapshot.Meta(createdAt: context.issueTicket()))
-      try context.push(.add(parentCreatedAt: array.createdAt, previousCreatedAt: array.nodes[Int(array.last)].id, value: snapshot, executedAt: snapshot.createdAt))
+      try context.push(.add(parentCreatedAt: array.createdAt, previousCreatedAt: array.lastLivePositionID, value: snapshot, executedAt: snapshot.createdAt))
       return array.element(createdAt: snapshot.createdAt)
     } catch {
       context.record(error)

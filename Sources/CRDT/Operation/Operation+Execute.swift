@@ -55,21 +55,23 @@ extension Operation {
         throw YorkieError(.elementNotFound, "array \(array.createdAt) cannot move \(createdAt) after \(previousCreatedAt)")
       }
       let previousIndex = wantsInfo ? array.index(ofElement: createdAt) : nil
-      guard let result = array.move(createdAt, afterPosition: previousCreatedAt, executedAt: executedAt) else { return [] }
+      guard let result = array.move(createdAt, afterPosition: previousCreatedAt, executedAt: executedAt) else {
+        throw YorkieError(.elementNotFound, "array \(array.createdAt) cannot move \(createdAt) after \(previousCreatedAt)")
+      }
       journal.append(.undoMove(array, result))
-      let pair = CRDTRoot.GCPair(parent: array, child: .arrayPosition(array.nodes[Int(result.oldPosition)].id), removedAt: executedAt)
+      let pair = CRDTRoot.GCPair(parent: array, child: .arrayPosition(array.nodes[Int(result.deadPosition)].id), removedAt: executedAt)
       root.registerGCPair(pair)
       journal.append(.unregisterGCPair(CRDTRoot.GCPairKey(parent: array.createdAt, child: pair.child)))
-      guard wantsInfo, let path = root.path(of: array.createdAt),
+      guard wantsInfo, result.oldPosition != nil, let path = root.path(of: array.createdAt),
         let element = array.element(createdAt: createdAt), !element.isRemoved
       else { return [] }
       return [OperationInfo(type: "move", path: path, index: array.index(ofElement: createdAt), previousIndex: previousIndex)]
 
     case .remove(_, let createdAt, let executedAt):
       if let object = parent as? CRDTObject {
-        guard let element = object.element(createdAt: createdAt) else {
-          throw YorkieError(.elementNotFound, "object \(object.createdAt) has no member created at \(createdAt)")
-        }
+        // A member that garbage collection already purged was removed by someone else too:
+        // nothing left to do (Yorkie ignores it the same way).
+        guard let element = object.element(createdAt: createdAt) else { return [] }
         let key = object.key(of: createdAt)
         let oldRemovedAt = element.removedAt
         guard object.remove(createdAt: createdAt, executedAt: executedAt) != nil else { return [] }
@@ -79,9 +81,7 @@ extension Operation {
         guard wantsInfo, let path = root.path(of: object.createdAt) else { return [] }
         return [OperationInfo(type: "remove", path: path, key: key)]
       } else if let array = parent as? CRDTArray {
-        guard let element = array.element(createdAt: createdAt) else {
-          throw YorkieError(.elementNotFound, "array \(array.createdAt) has no element created at \(createdAt)")
-        }
+        guard let element = array.element(createdAt: createdAt) else { return [] }
         let oldRemovedAt = element.removedAt
         let index = wantsInfo ? array.index(ofElement: createdAt) : nil
         guard array.remove(createdAt: createdAt, executedAt: executedAt) != nil else { return [] }

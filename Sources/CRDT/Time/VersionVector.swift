@@ -19,6 +19,9 @@ public struct VersionVector: Hashable, Sendable, CustomStringConvertible {
   /// The number of actors in the vector.
   public var count: Int { entries.count }
 
+  /// The actors that have an entry, in byte order.
+  public var actors: [ActorID] { entries.keys.sorted() }
+
   /// Whether the vector has no entry.
   public var isEmpty: Bool { entries.isEmpty }
 
