@@ -1,1 +1,127 @@
-print("crdt-bench: no cases yet")
+// crdt-bench: release-build benchmarks of the CRDT library, named after Yorkie's Go benchmarks
+// (test/bench/document_bench_test.go and array_bench_test.go) so the numbers line up.
+//
+//   swift run -c release crdt-bench                 every case
+//   swift run -c release crdt-bench --list          case names, one per line
+//   swift run -c release crdt-bench array_10000 …   only these cases
+//   swift run -c release crdt-bench --repeat 9      best of 9 runs per case (default 5)
+//   swift run -c release crdt-bench --windows …     also print the best run's per-window cost
+//                                                   (ns per op of each 1% of the loop) to stderr
+//
+// stdout: one JSON line per case. `seconds` is the best run's measured region (setup and
+// verification excluded), `ns_per_op` = seconds / ops, `ok` = every run's result was checked
+// and correct. Growth cases add the per-op cost of the first and last tenth of the loop; the
+// 100,000 cases add `ns_per_op_vs_10000`, their per-op cost over the 10,000 variant's (when
+// both ran). Notes go to stderr. Exit status: 0 all ok, 1 a case failed, 2 bad arguments.
+import Foundation
+
+func usage() -> String {
+  "usage: crdt-bench [--list] [--repeat N] [--windows] [case …]\ncases:\n" + allCases.map { "  " + $0.name }.joined(separator: "\n")
+}
+
+var repeatCount = 5
+var selected: [String] = []
+var listOnly = false
+var printWindows = false
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+  switch argument {
+  case "--list":
+    listOnly = true
+  case "--windows":
+    printWindows = true
+  case "--repeat", "-r":
+    guard let text = arguments.popFirst(), let value = Int(text), value > 0 else {
+      note("crdt-bench: --repeat needs a positive integer\n" + usage())
+      exit(2)
+    }
+    repeatCount = value
+  case "--help", "-h":
+    note(usage())
+    exit(0)
+  default:
+    if argument.hasPrefix("--repeat="), let value = Int(argument.dropFirst("--repeat=".count)), value > 0 {
+      repeatCount = value
+    } else if argument.hasPrefix("-") {
+      note("crdt-bench: unknown option \(argument)\n" + usage())
+      exit(2)
+    } else {
+      selected.append(argument)
+    }
+  }
+}
+
+if listOnly {
+  for benchCase in allCases { print(benchCase.name) }
+  exit(0)
+}
+
+let known = Set(allCases.map(\.name))
+let unknown = selected.filter { !known.contains($0) }
+if !unknown.isEmpty {
+  note("crdt-bench: unknown case\(unknown.count > 1 ? "s" : "") \(unknown.joined(separator: ", "))\n" + usage())
+  exit(2)
+}
+let chosen = selected.isEmpty ? allCases : allCases.filter { selected.contains($0.name) }
+
+#if DEBUG
+note("crdt-bench: this is a debug build; run it with `swift run -c release crdt-bench` for real numbers")
+#endif
+note("crdt-bench: \(chosen.count) case\(chosen.count == 1 ? "" : "s"), best of \(repeatCount) runs each")
+
+var allOK = true
+var nsPerOpByCase: [String: Double] = [:]
+for benchCase in chosen {
+  let prepareStart = benchClock.now
+  let run = benchCase.prepare()
+  let prepareSeconds = (benchClock.now - prepareStart).seconds
+  var trials: [Trial] = []
+  for _ in 0..<repeatCount {
+    trials.append(await run())
+  }
+  let ok = trials.allSatisfy(\.ok)
+  let timed = trials.filter { $0.seconds.isFinite }.sorted { $0.seconds < $1.seconds }
+  let best = timed.first
+  let median: Double? = timed.isEmpty ? nil
+    : timed.count % 2 == 1 ? timed[timed.count / 2].seconds
+    : (timed[timed.count / 2 - 1].seconds + timed[timed.count / 2].seconds) / 2
+  let seconds = best?.seconds ?? .nan
+  let nsPerOp = seconds * 1e9 / Double(benchCase.ops)
+
+  var fields: [Field] = [
+    Field("case", .string(benchCase.name)),
+    Field("ops", .int(benchCase.ops)),
+    Field("seconds", .double(rounded(seconds))),
+    Field("ns_per_op", .double(rounded(nsPerOp, significant: 4))),
+    Field("ok", .bool(ok)),
+    Field("median_seconds", .double(rounded(median ?? .nan))),
+    Field("runs", .int(repeatCount)),
+  ]
+  fields += best?.fields ?? []
+  if let smaller = benchCase.smallerVariant, let smallNs = nsPerOpByCase[smaller], nsPerOp.isFinite {
+    let ratio = nsPerOp / smallNs
+    fields.append(Field("ns_per_op_vs_10000", .double(rounded(ratio, significant: 3))))
+    note("crdt-bench: \(benchCase.name): per-op cost \(rounded(ratio, significant: 3))× that of \(smaller)"
+      + (ratio < 3 ? " (consistent with O(log n))" : " — grows faster than O(log n)?"))
+  }
+  if nsPerOp.isFinite { nsPerOpByCase[benchCase.name] = nsPerOp }
+  print(jsonLine(fields))
+  fflush(nil)
+
+  if prepareSeconds > 1 {
+    note("crdt-bench: \(benchCase.name): preparing inputs and expected results took \(rounded(prepareSeconds, significant: 3)) s (not timed)")
+  }
+  if printWindows, let windows = best?.windows, !windows.isEmpty {
+    note("crdt-bench: \(benchCase.name): ns per op in each 1% of the loop: "
+      + windows.map { String(Int($0.rounded())) }.joined(separator: " "))
+  }
+  for (number, trial) in trials.enumerated() where !trial.ok {
+    note("crdt-bench: \(benchCase.name) run \(number + 1) FAILED: \(trial.failure ?? "no detail")")
+  }
+  if !ok { allOK = false }
+}
+
+if !allOK {
+  note("crdt-bench: some cases failed")
+  exit(1)
+}

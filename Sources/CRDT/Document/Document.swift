@@ -359,6 +359,20 @@ public actor Document {
 
   // MARK: - Checks
 
+  /// A dump of the positions of the array at `path` (debugging aid for tests).
+  package func debugPositions(_ path: String) -> String {
+    var current: CRDTElement = root.object
+    for part in path.split(separator: ".").dropFirst() {
+      guard let object = current as? CRDTObject, let child = object.get(String(part)) else { return "?" }
+      current = child
+    }
+    guard let array = current as? CRDTArray else { return "not an array" }
+    return array.allNodes.map { node in
+      let element = node.element.map { "\($0.createdAt)\($0.isRemoved ? "x" : "")" } ?? "-"
+      return "[\(node.id) \(element) m\(node.movedAt.map { "\($0)" } ?? "") r\(node.removedAt.map { "\($0)" } ?? "")]"
+    }.joined(separator: "\n")
+  }
+
   /// Verifies the invariants of every array (and, later, text) in the document; returns the
   /// first violation. Tests call it after every step.
   package func checkInvariants() -> String? {

@@ -164,16 +164,21 @@ package final class CRDTArray: CRDTElement {
     guard let oldPosition = positionOfElement[createdAt], let element = nodes[Int(oldPosition)].element,
       let anchor = skipNewer(from: previousID, executedAt: executedAt)
     else { return nil }
-    let wins = nodes[Int(oldPosition)].movedAt.map { executedAt.isAfter($0) } ?? true
-    guard wins else {
-      let dead = link(Node(id: executedAt, element: nil, movedAt: nil, removedAt: executedAt, prev: anchor, next: -1), after: anchor)
-      return MoveResult(newPosition: dead, oldPosition: nil, previousElementMovedAt: element.movedAt)
-    }
+    let currentMove = nodes[Int(oldPosition)].movedAt
+    guard let currentMove, !executedAt.isAfter(currentMove) else { return win(element, from: oldPosition, to: anchor, executedAt: executedAt) }
+    // Lost: the position is dead from birth. It dies at the winning move's ticket, not at its
+    // own: on replicas that applied this move first it was live until the winner arrived, and
+    // changes made there may anchor on it until then. Garbage collection must wait for that.
+    let dead = link(Node(id: executedAt, element: nil, movedAt: nil, removedAt: currentMove, prev: anchor, next: -1), after: anchor)
+    return MoveResult(newPosition: dead, oldPosition: nil, previousElementMovedAt: element.movedAt)
+  }
+
+  private func win(_ element: CRDTElement, from oldPosition: Int32, to anchor: Int32, executedAt: TimeTicket) -> MoveResult {
     let newPosition = link(Node(id: executedAt, element: element, movedAt: executedAt, removedAt: nil, prev: anchor, next: -1), after: anchor)
     nodes[Int(oldPosition)].element = nil
     nodes[Int(oldPosition)].removedAt = executedAt
     index.setWeight(oldPosition, 0)
-    positionOfElement[createdAt] = newPosition
+    positionOfElement[element.createdAt] = newPosition
     let previousElementMovedAt = element.movedAt
     element.movedAt = executedAt
     return MoveResult(newPosition: newPosition, oldPosition: oldPosition, previousElementMovedAt: previousElementMovedAt)
@@ -238,6 +243,39 @@ package final class CRDTArray: CRDTElement {
       positionByID[nodes[Int(handle)].id] == handle
     else { return }
     unlink(handle)
+  }
+
+  /// Whether purging the node `handle` cannot change where any future insertion lands.
+  ///
+  /// RGA places a new node after its anchor by skipping the following nodes with greater
+  /// tickets. A purged tombstone takes part in that walk no more, so purging it is safe only if
+  /// every later insertion would stop at the same place anyway: that holds when every node in
+  /// the run after it with a greater ticket (its subtree, over-approximated) is known to all
+  /// replicas, because any change still to come then carries a greater ticket than all of
+  /// them. Yorkie purges on the removal ticket alone; replicas then can order a concurrent
+  /// insertion differently depending on whether they had purged.
+  ///
+  /// - Parameter allCovered: pass true when `minSyncedVersionVector` covers every node of the
+  ///   array (the common case after everyone synced); the walk is skipped.
+  package func isSafeToPurge(_ handle: Int32, _ minSyncedVersionVector: VersionVector, allCovered: Bool) -> Bool {
+    if allCovered { return true }
+    let id = nodes[Int(handle)].id
+    var next = nodes[Int(handle)].next
+    while next >= 0 && nodes[Int(next)].id.isAfter(id) {
+      if !minSyncedVersionVector.covers(nodes[Int(next)].id) { return false }
+      next = nodes[Int(next)].next
+    }
+    return true
+  }
+
+  /// Whether `minSyncedVersionVector` covers the id of every position.
+  package func allPositionsCovered(by minSyncedVersionVector: VersionVector) -> Bool {
+    var handle = nodes[Int(CRDTArray.head)].next
+    while handle >= 0 {
+      if !minSyncedVersionVector.covers(nodes[Int(handle)].id) { return false }
+      handle = nodes[Int(handle)].next
+    }
+    return true
   }
 
   /// Dead positions, for rebuilding the GC registry after a snapshot.

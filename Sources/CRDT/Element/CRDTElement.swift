@@ -27,12 +27,17 @@ package class CRDTElement {
   /// `movedAt` when set, else `createdAt`.
   @inline(__always) package var positionedAt: TimeTicket { movedAt ?? createdAt }
 
-  /// Marks the element removed at `ticket`, following Yorkie's rule: a removal applies when it
-  /// comes after the element was positioned and after any earlier removal.
+  /// Marks the element removed at `ticket`: a removal applies when it comes after the element's
+  /// creation and after any earlier removal, so concurrent removals converge on the latest.
+  ///
+  /// Yorkie compares with the time the element was last *positioned* (moved) instead; then a
+  /// removal concurrent with a newer move is kept on replicas that apply the removal first and
+  /// dropped on the others, and they diverge. Comparing with the creation keeps removal
+  /// independent of moves, so every replica ends with the element removed.
   ///
   /// - Returns: whether `removedAt` changed.
   package func remove(at ticket: TimeTicket) -> Bool {
-    guard ticket.isAfter(positionedAt) else { return false }
+    guard ticket.isAfter(createdAt) else { return false }
     if let removedAt, !ticket.isAfter(removedAt) { return false }
     removedAt = ticket
     return true

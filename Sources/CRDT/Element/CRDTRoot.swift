@@ -134,11 +134,24 @@ package final class CRDTRoot {
   ///   plus the number of purged GC pairs.
   package func garbageCollect(_ minSyncedVersionVector: VersionVector) -> Int {
     var count = 0
+    var coverage: [ObjectIdentifier: Bool] = [:]
+    func safe(_ array: CRDTArray, _ handle: Int32) -> Bool {
+      let key = ObjectIdentifier(array)
+      let allCovered = coverage[key] ?? {
+        let value = array.allPositionsCovered(by: minSyncedVersionVector)
+        coverage[key] = value
+        return value
+      }()
+      return array.isSafeToPurge(handle, minSyncedVersionVector, allCovered: allCovered)
+    }
     // Sorted so that the work (not the result) is deterministic.
     for createdAt in removedElements.sorted() {
       guard let entry = registry[createdAt], let removedAt = entry.element.removedAt,
         minSyncedVersionVector.covers(removedAt)
       else { continue }
+      if let array = entry.parent as? CRDTArray {
+        guard let handle = array.position(ofElement: createdAt), safe(array, handle) else { continue }
+      }
       if let parent = entry.parent { purge(entry.element, from: parent) }
       count += deregister(entry.element)
     }
@@ -146,6 +159,7 @@ package final class CRDTRoot {
       switch pair.child {
       case .arrayPosition(let id):
         if let array = pair.parent as? CRDTArray, let handle = array.position(withID: id) {
+          guard safe(array, handle) else { continue }
           array.purgeDeadPosition(handle)
         }
       }

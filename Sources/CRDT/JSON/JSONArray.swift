@@ -96,8 +96,17 @@ public final class JSONArray {
       throw YorkieError(.indexOutOfBounds, "cannot set index \(index) of an array of \(array.count)")
     }
     try UpdateContext.validate(value)
-    let snapshot = try context.snapshot(of: value)
-    try context.push(.arraySet(parentCreatedAt: array.createdAt, createdAt: target.createdAt, value: snapshot, executedAt: snapshot.createdAt))
+    let position = array.position(ofElement: target.createdAt)!
+    if array.nodes[Int(position)].id == target.createdAt {
+      let snapshot = try context.snapshot(of: value)
+      try context.push(.arraySet(parentCreatedAt: array.createdAt, createdAt: target.createdAt, value: snapshot, executedAt: snapshot.createdAt))
+    } else {
+      // The target was moved: ArraySet would place the value at its original position on
+      // some SDKs and at its current one on others, so say exactly what is meant instead.
+      let anchor = array.nodes[Int(position)].id
+      try context.push(.remove(parentCreatedAt: array.createdAt, createdAt: target.createdAt, executedAt: context.issueTicket()))
+      try add(value, afterPosition: anchor)
+    }
   }
 
   /// Removes the element at `index`.

@@ -59,7 +59,8 @@ extension Operation {
         throw YorkieError(.elementNotFound, "array \(array.createdAt) cannot move \(createdAt) after \(previousCreatedAt)")
       }
       journal.append(.undoMove(array, result))
-      let pair = CRDTRoot.GCPair(parent: array, child: .arrayPosition(array.nodes[Int(result.deadPosition)].id), removedAt: executedAt)
+      let dead = array.nodes[Int(result.deadPosition)]
+      let pair = CRDTRoot.GCPair(parent: array, child: .arrayPosition(dead.id), removedAt: dead.removedAt ?? executedAt)
       root.registerGCPair(pair)
       journal.append(.unregisterGCPair(CRDTRoot.GCPairKey(parent: array.createdAt, child: pair.child)))
       guard wantsInfo, result.oldPosition != nil, let path = root.path(of: array.createdAt),
@@ -98,8 +99,13 @@ extension Operation {
       guard let target = array.element(createdAt: createdAt), let position = array.position(ofElement: createdAt) else {
         throw YorkieError(.elementNotFound, "array \(array.createdAt) has no element created at \(createdAt)")
       }
+      // The new value goes after the target's original position (named by its createdAt), the
+      // same place on every replica whatever moves they applied; only if garbage collection
+      // purged that position does it go after the target's current one. (The JS SDK uses the
+      // current position, Go the original one; local edits emit ArraySet only when both agree.)
+      let anchor = array.position(withID: createdAt) != nil ? createdAt : array.nodes[Int(position)].id
       let element = value.materialize()
-      array.insert(element, afterPosition: array.nodes[Int(position)].id, executedAt: executedAt)
+      array.insert(element, afterPosition: anchor, executedAt: executedAt)
       journal.append(.unlinkArrayElement(array, element))
       root.register(element, parent: array)
       journal.append(.deregister(element))
