@@ -286,9 +286,12 @@ public actor Document {
     let author = change.id.actorID
     switch change.presenceChange {
     case .put(let data):
+      let known = presenceMap[author] != nil
       presenceMap[author] = data
       if onlineClients.contains(author) {
-        events.append(.presenceChanged(PeerPresence(actorID: author, presence: data)))
+        // A peer that was online without a presence becomes visible now.
+        let peer = PeerPresence(actorID: author, presence: data)
+        events.append(known ? .presenceChanged(peer) : .watched(peer))
       }
     case .clear:
       let old = presenceMap.removeValue(forKey: author)

@@ -86,6 +86,13 @@ package final class CRDTArray: CRDTElement {
     return index.offset(of: handle)
   }
 
+  /// The index reported in operation infos: the element's index, or -1 when it is removed (as
+  /// the JS SDK reports tombstones).
+  package static func infoIndex(_ array: CRDTArray, _ createdAt: TimeTicket) -> Int? {
+    guard let element = array.element(createdAt: createdAt) else { return nil }
+    return element.isRemoved ? -1 : array.index(ofElement: createdAt)
+  }
+
   /// The live elements in order.
   package var liveElements: [CRDTElement] {
     var result: [CRDTElement] = []
@@ -305,7 +312,8 @@ package final class CRDTArray: CRDTElement {
   /// Walks forward from the position `id` past nodes whose position tickets are newer than
   /// `executedAt` (RGA: a newer concurrent insertion at the same anchor stays in front).
   private func skipNewer(from id: TimeTicket, executedAt: TimeTicket) -> Int32? {
-    guard var handle = positionByID[id] else { return nil }
+    // Older clients name the anchor by element; its current position stands in for it.
+    guard var handle = positionByID[id] ?? positionOfElement[id] else { return nil }
     while true {
       let next = nodes[Int(handle)].next
       if next < 0 || !nodes[Int(next)].id.isAfter(executedAt) { break }

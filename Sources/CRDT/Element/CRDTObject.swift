@@ -57,27 +57,28 @@ package final class CRDTObject: CRDTElement {
 
   // MARK: Writing
 
-  /// Sets `element` under `key` with Yorkie's LWW rule.
+  /// Sets `element` under `key` with Yorkie's LWW rule: the set wins when its ticket is newer
+  /// than the time the current occupant was positioned.
   ///
-  /// - Returns: the element that became a tombstone because of this set: the previous winner
-  ///   when `element` wins, or `element` itself when it arrives late and loses.
+  /// - Returns: the element that became a tombstone because of this set: the previous occupant
+  ///   when `element` wins, or `element` itself when it arrives late and loses. (The JS SDK
+  ///   leaves a late loser visible when the occupant is already a tombstone, yorkie-js-sdk#1376;
+  ///   here it is always a tombstone, as in Go.)
   package func set(_ key: String, _ element: CRDTElement, executedAt: TimeTicket) -> CRDTElement? {
     insertMember(Member(key: key, element: element))
     guard let previous = winner[key] else {
       winner[key] = element
+      element.movedAt = executedAt
       return nil
     }
-    if element.positionedAt.isAfter(previous.positionedAt) {
+    if executedAt.isAfter(previous.positionedAt) {
       winner[key] = element
+      element.movedAt = executedAt
       if !previous.isRemoved, previous.remove(at: executedAt) { return previous }
       return nil
     }
-    // A concurrent set that lost: it is born a tombstone (Yorkie registers it for GC at once).
-    if element.remove(at: previous.positionedAt.isAfter(executedAt) ? previous.positionedAt : executedAt) {
-      return element
-    }
-    element.removedAt = previous.positionedAt
-    return element
+    if !element.isRemoved, element.remove(at: previous.positionedAt) { return element }
+    return nil
   }
 
   /// Adds a member exactly as a snapshot describes it: the greatest `positionedAt` wins the key,

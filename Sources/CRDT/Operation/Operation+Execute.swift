@@ -34,7 +34,7 @@ extension Operation {
 
     case .add(_, let previousCreatedAt, let value, let executedAt):
       guard let array = parent as? CRDTArray else { throw mismatch(parent, expected: "an array") }
-      guard array.position(withID: previousCreatedAt) != nil else {
+      guard array.position(withID: previousCreatedAt) != nil || array.position(ofElement: previousCreatedAt) != nil else {
         throw YorkieError(.elementNotFound, "array \(array.createdAt) has no position \(previousCreatedAt)")
       }
       let element = value.materialize()
@@ -54,7 +54,7 @@ extension Operation {
       guard array.position(withID: previousCreatedAt) != nil, array.position(ofElement: createdAt) != nil else {
         throw YorkieError(.elementNotFound, "array \(array.createdAt) cannot move \(createdAt) after \(previousCreatedAt)")
       }
-      let previousIndex = wantsInfo ? array.index(ofElement: createdAt) : nil
+      let previousIndex = wantsInfo ? CRDTArray.infoIndex(array, createdAt) : nil
       guard let result = array.move(createdAt, afterPosition: previousCreatedAt, executedAt: executedAt) else {
         throw YorkieError(.elementNotFound, "array \(array.createdAt) cannot move \(createdAt) after \(previousCreatedAt)")
       }
@@ -63,10 +63,8 @@ extension Operation {
       let pair = CRDTRoot.GCPair(parent: array, child: .arrayPosition(dead.id), removedAt: dead.removedAt ?? executedAt)
       root.registerGCPair(pair)
       journal.append(.unregisterGCPair(CRDTRoot.GCPairKey(parent: array.createdAt, child: pair.child)))
-      guard wantsInfo, result.oldPosition != nil, let path = root.path(of: array.createdAt),
-        let element = array.element(createdAt: createdAt), !element.isRemoved
-      else { return [] }
-      return [OperationInfo(type: "move", path: path, index: array.index(ofElement: createdAt), previousIndex: previousIndex)]
+      guard wantsInfo, let path = root.path(of: array.createdAt) else { return [] }
+      return [OperationInfo(type: "move", path: path, index: CRDTArray.infoIndex(array, createdAt), previousIndex: previousIndex)]
 
     case .remove(_, let createdAt, let executedAt):
       if let object = parent as? CRDTObject {
@@ -75,20 +73,27 @@ extension Operation {
         guard let element = object.element(createdAt: createdAt) else { return [] }
         let key = object.key(of: createdAt)
         let oldRemovedAt = element.removedAt
-        guard object.remove(createdAt: createdAt, executedAt: executedAt) != nil else { return [] }
-        journal.append(.restoreRemovedAt(element, oldRemovedAt))
-        root.registerRemoved(element)
-        journal.append(.unregisterRemoved(createdAt))
+        if object.remove(createdAt: createdAt, executedAt: executedAt) != nil || element.removedAt != oldRemovedAt {
+          journal.append(.restoreRemovedAt(element, oldRemovedAt))
+          if oldRemovedAt == nil {
+            root.registerRemoved(element)
+            journal.append(.unregisterRemoved(createdAt))
+          }
+        }
+        // Reported even when a concurrent removal got there first, as the JS SDK does.
         guard wantsInfo, let path = root.path(of: object.createdAt) else { return [] }
         return [OperationInfo(type: "remove", path: path, key: key)]
       } else if let array = parent as? CRDTArray {
         guard let element = array.element(createdAt: createdAt) else { return [] }
         let oldRemovedAt = element.removedAt
-        let index = wantsInfo ? array.index(ofElement: createdAt) : nil
-        guard array.remove(createdAt: createdAt, executedAt: executedAt) != nil else { return [] }
-        journal.append(.restoreArrayElement(array, element, oldRemovedAt))
-        root.registerRemoved(element)
-        journal.append(.unregisterRemoved(createdAt))
+        let index = wantsInfo ? CRDTArray.infoIndex(array, createdAt) : nil
+        if array.remove(createdAt: createdAt, executedAt: executedAt) != nil || element.removedAt != oldRemovedAt {
+          journal.append(.restoreArrayElement(array, element, oldRemovedAt))
+          if oldRemovedAt == nil {
+            root.registerRemoved(element)
+            journal.append(.unregisterRemoved(createdAt))
+          }
+        }
         guard wantsInfo, let path = root.path(of: array.createdAt) else { return [] }
         return [OperationInfo(type: "remove", path: path, index: index)]
       }
@@ -116,7 +121,7 @@ extension Operation {
         journal.append(.unregisterRemoved(createdAt))
       }
       guard wantsInfo, let path = root.path(of: array.createdAt) else { return [] }
-      return [OperationInfo(type: "array-set", path: path, index: array.index(ofElement: element.createdAt))]
+      return [OperationInfo(type: "array-set", path: path)]
 
     case .increase(_, let operand, _):
       guard let counter = parent as? CRDTCounter else { throw mismatch(parent, expected: "a counter") }

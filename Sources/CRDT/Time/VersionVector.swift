@@ -69,9 +69,13 @@ public struct VersionVector: Hashable, Sendable, CustomStringConvertible {
 
   /// Whether a tombstone removed at `ticket` may be purged: the vector has an entry for the
   /// ticket's actor and that entry has reached the ticket's lamport.
+  ///
+  /// An actor missing from the vector (a client that detached, whose entry the server dropped)
+  /// counts as covered when every entry is past the ticket's lamport, as in the JS SDK.
   package func covers(_ ticket: TimeTicket) -> Bool {
-    guard let lamport = entries[ticket.actorID] else { return false }
-    return lamport >= ticket.lamport
+    if let lamport = entries[ticket.actorID] { return lamport >= ticket.lamport }
+    guard let smallest = entries.values.min(), smallest != 0 else { return false }
+    return smallest > ticket.lamport
   }
 
   /// Whether the author of this vector had seen `ticket` when it made its change.
