@@ -70,3 +70,29 @@ struct SequenceIndexTests {
     #expect(index.offset(of: 500) == 500)
   }
 }
+
+@Suite("TicketMap")
+struct TicketMapTests {
+  @Test("matches a Dictionary under random inserts and removals", arguments: SeededRandom.seeds(4))
+  func modelBased(seed: UInt64) {
+    var random = SeededRandom(seed: seed)
+    var map = TicketMap<Int>()
+    var model: [TimeTicket: Int] = [:]
+    let actors = [ActorID.initial, ActorID.max]
+    for step in 0..<20_000 {
+      let key = TimeTicket(lamport: Int64.random(in: 0..<300, using: &random), delimiter: UInt32.random(in: 0..<4, using: &random),
+                           actorID: actors[Int.random(in: 0..<2, using: &random)])
+      if Bool.random(using: &random) {
+        map[key] = step
+        model[key] = step
+      } else {
+        #expect(map.remove(key) == model.removeValue(forKey: key))
+      }
+      if step % 997 == 0 {
+        #expect(map.count == model.count)
+        for (k, v) in model { #expect(map[k] == v) }
+      }
+    }
+    #expect(Set(map.allKeys) == Set(model.keys))
+  }
+}

@@ -385,7 +385,7 @@ public actor Document {
       if let array = element as? CRDTArray, let found = array.checkInvariants() {
         problem = "array \(array.createdAt): \(found)"
       }
-      if root.element(element.createdAt) == nil {
+      if !(element is CRDTPrimitive), root.element(element.createdAt) == nil {
         problem = "element \(element.createdAt) is in the tree but not in the registry"
       }
     }

@@ -40,8 +40,8 @@ package final class CRDTArray: CRDTElement {
   package private(set) var nodes: [Node]
   private var freeHandles: [Int32] = []
   private var index = SequenceIndex()
-  private var positionByID: [TimeTicket: Int32] = [:]
-  private var positionOfElement: [TimeTicket: Int32] = [:]
+  private var positionByID = TicketMap<Int32>()
+  private var positionOfElement = TicketMap<Int32>()
   /// The last node of the chain (the head when empty).
   package private(set) var last: Int32 = CRDTArray.head
 

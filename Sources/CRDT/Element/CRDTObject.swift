@@ -19,7 +19,7 @@ package final class CRDTObject: CRDTElement {
   }
 
   package private(set) var members: [Member] = []
-  private var memberKey: [TimeTicket: String] = [:]
+  private var memberKey = TicketMap<String>()
   private var winner: [String: CRDTElement] = [:]
 
   package override init(createdAt: TimeTicket) {

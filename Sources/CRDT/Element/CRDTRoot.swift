@@ -27,22 +27,25 @@ package final class CRDTRoot {
   }
 
   package let object: CRDTObject
-  private(set) var registry: [TimeTicket: Entry] = [:]
-  private(set) var removedElements: Set<TimeTicket> = []
+  /// Every container and counter by creation ticket, with its parent. Primitives are never the
+  /// target of an operation, so they are not registered (this halves the cost of building
+  /// arrays); tombstones of every kind are kept in `removed` with their parent.
+  private(set) var registry = TicketMap<Entry>()
+  private(set) var removed = TicketMap<Entry>()
   private(set) var gcPairs: [GCPairKey: GCPair] = [:]
 
   package init(object: CRDTObject = CRDTObject(createdAt: .initial)) {
     self.object = object
     registry[object.createdAt] = Entry(element: object, parent: nil)
-    registerDescendants(of: object)
-    // Rebuild garbage bookkeeping for a tree that arrived with tombstones (a snapshot).
-    var tombstones: [CRDTElement] = []
     var arrays: [CRDTArray] = []
-    object.forEachDescendant { element in
-      if element.isRemoved { tombstones.append(element) }
+    func visit(_ element: CRDTElement, parent: CRDTElement) {
+      if !(element is CRDTPrimitive) { registry[element.createdAt] = Entry(element: element, parent: parent) }
+      // Rebuild garbage bookkeeping for a tree that arrived with tombstones (a snapshot).
+      if element.isRemoved { removed[element.createdAt] = Entry(element: element, parent: parent) }
       if let array = element as? CRDTArray { arrays.append(array) }
+      element.forEachChild { visit($0, parent: element) }
     }
-    for element in tombstones { removedElements.insert(element.createdAt) }
+    object.forEachChild { visit($0, parent: object) }
     for array in arrays {
       for handle in array.deadPositions {
         let node = array.nodes[Int(handle)]
@@ -53,27 +56,24 @@ package final class CRDTRoot {
 
   // MARK: Registry
 
-  /// The element created at `createdAt`, live or removed, if it has not been purged.
+  /// The container or counter created at `createdAt`, live or removed, if not purged.
   @inline(__always) package func element(_ createdAt: TimeTicket) -> CRDTElement? {
     registry[createdAt]?.element
   }
 
-  /// The container holding the element created at `createdAt`.
-  package func parent(of createdAt: TimeTicket) -> CRDTElement? {
-    registry[createdAt]?.parent
-  }
-
-  /// The number of registered elements, the root included.
+  /// The number of registered containers and counters, the root included.
   package var elementCount: Int { registry.count }
 
-  /// Registers `element` (and everything below it) as a child of `parent`.
-  package func register(_ element: CRDTElement, parent: CRDTElement) {
+  /// Registers `element` (and every container below it) as a child of `parent`.
+  @inline(__always) package func register(_ element: CRDTElement, parent: CRDTElement) {
+    if element is CRDTPrimitive { return }
     registry[element.createdAt] = Entry(element: element, parent: parent)
     registerDescendants(of: element)
   }
 
   private func registerDescendants(of element: CRDTElement) {
     element.forEachChild { child in
+      if child is CRDTPrimitive { return }
       registry[child.createdAt] = Entry(element: child, parent: element)
       registerDescendants(of: child)
     }
@@ -81,13 +81,14 @@ package final class CRDTRoot {
 
   /// Removes `element` and everything below it from the registry and the tombstone set.
   ///
-  /// - Returns: how many elements were deregistered (Yorkie's GC count).
+  /// - Returns: how many elements that is (Yorkie's GC count): the element and every descendant.
   @discardableResult
   package func deregister(_ element: CRDTElement) -> Int {
     var count = 0
     func drop(_ element: CRDTElement) {
-      if registry.removeValue(forKey: element.createdAt) != nil { count += 1 }
-      removedElements.remove(element.createdAt)
+      count += 1
+      registry.remove(element.createdAt)
+      removed.remove(element.createdAt)
     }
     drop(element)
     element.forEachDescendant(drop)
@@ -97,13 +98,13 @@ package final class CRDTRoot {
   // MARK: Garbage
 
   /// Records a tombstone element for garbage collection.
-  package func registerRemoved(_ element: CRDTElement) {
-    removedElements.insert(element.createdAt)
+  package func registerRemoved(_ element: CRDTElement, parent: CRDTElement) {
+    removed[element.createdAt] = Entry(element: element, parent: parent)
   }
 
   /// Forgets a tombstone (rollback of a local removal).
   package func unregisterRemoved(_ createdAt: TimeTicket) {
-    removedElements.remove(createdAt)
+    removed.remove(createdAt)
   }
 
   /// Records node-level garbage.
@@ -120,10 +121,9 @@ package final class CRDTRoot {
   /// element once, together with every element below a removed container, plus every GC pair.
   package var garbageLength: Int {
     var seen = Set<TimeTicket>()
-    for createdAt in removedElements {
-      guard let element = registry[createdAt]?.element else { continue }
-      seen.insert(createdAt)
-      element.forEachDescendant { seen.insert($0.createdAt) }
+    for entry in removed.entries {
+      seen.insert(entry.key)
+      entry.value.element.forEachDescendant { seen.insert($0.createdAt) }
     }
     return seen.count + gcPairs.count
   }
@@ -145,8 +145,9 @@ package final class CRDTRoot {
       return array.isSafeToPurge(handle, minSyncedVersionVector, allCovered: allCovered)
     }
     // Sorted so that the work (not the result) is deterministic.
-    for createdAt in removedElements.sorted() {
-      guard let entry = registry[createdAt], let removedAt = entry.element.removedAt,
+    for (createdAt, entry) in removed.entries.sorted(by: { $0.key < $1.key }) {
+      // An earlier purge in this pass may have taken this one along (it was inside it).
+      guard removed.contains(createdAt), let removedAt = entry.element.removedAt,
         minSyncedVersionVector.covers(removedAt)
       else { continue }
       if let array = entry.parent as? CRDTArray {
@@ -180,8 +181,8 @@ package final class CRDTRoot {
 
   // MARK: Paths
 
-  /// The JSON path of an element: `$` for the root, `$.todos.0.title` below it. Array members
-  /// are named by their index among live elements.
+  /// The JSON path of a container or counter: `$` for the root, `$.todos.0` below it. Array
+  /// members are named by their index among live elements.
   package func path(of createdAt: TimeTicket) -> String? {
     var parts: [String] = []
     var current = createdAt

@@ -3,22 +3,37 @@
 /// Operations that create elements (Set, Add, ArraySet) carry one, so that a change can be
 /// kept, sent and applied any number of times without sharing mutable state. It mirrors what
 /// Yorkie's wire `JSONElement` can hold.
-package indirect enum ElementSnapshot: Sendable, Equatable {
+package enum ElementSnapshot: Sendable, Equatable {
   case primitive(PrimitiveValue, Meta)
-  case object([(key: String, value: ElementSnapshot)], Meta)
-  case array([ArrayNode], Meta)
+  indirect case object([(key: String, value: ElementSnapshot)], Meta)
+  indirect case array([ArrayNode], Meta)
   case counter(CounterValue, Meta)
 
-  /// The three tickets every element carries.
+  /// The three tickets every element carries. Moves and removals are rare in what operations
+  /// carry, so those two live in a shared box and a fresh element's meta is one ticket wide.
   package struct Meta: Sendable, Equatable {
     package var createdAt: TimeTicket
-    package var movedAt: TimeTicket?
-    package var removedAt: TimeTicket?
+    private var rare: Rare?
+
+    private final class Rare: Sendable {
+      let movedAt: TimeTicket?
+      let removedAt: TimeTicket?
+      init(movedAt: TimeTicket?, removedAt: TimeTicket?) {
+        self.movedAt = movedAt
+        self.removedAt = removedAt
+      }
+    }
 
     package init(createdAt: TimeTicket, movedAt: TimeTicket? = nil, removedAt: TimeTicket? = nil) {
       self.createdAt = createdAt
-      self.movedAt = movedAt
-      self.removedAt = removedAt
+      rare = movedAt == nil && removedAt == nil ? nil : Rare(movedAt: movedAt, removedAt: removedAt)
+    }
+
+    package var movedAt: TimeTicket? { rare?.movedAt }
+    package var removedAt: TimeTicket? { rare?.removedAt }
+
+    package static func == (lhs: Meta, rhs: Meta) -> Bool {
+      lhs.createdAt == rhs.createdAt && lhs.movedAt == rhs.movedAt && lhs.removedAt == rhs.removedAt
     }
   }
 

@@ -99,12 +99,12 @@ public final class JSONArray {
     let position = array.position(ofElement: target.createdAt)!
     if array.nodes[Int(position)].id == target.createdAt {
       let snapshot = try context.snapshot(of: value)
-      try context.push(.arraySet(parentCreatedAt: array.createdAt, createdAt: target.createdAt, value: snapshot, executedAt: snapshot.createdAt))
+      try context.push(.arraySet(parentCreatedAt: array.createdAt, createdAt: target.createdAt, value: snapshot, executedAt: snapshot.createdAt), target: array)
     } else {
       // The target was moved: ArraySet would place the value at its original position on
       // some SDKs and at its current one on others, so say exactly what is meant instead.
       let anchor = array.nodes[Int(position)].id
-      try context.push(.remove(parentCreatedAt: array.createdAt, createdAt: target.createdAt, executedAt: context.issueTicket()))
+      try context.push(.remove(parentCreatedAt: array.createdAt, createdAt: target.createdAt, executedAt: context.issueTicket()), target: array)
       try add(value, afterPosition: anchor)
     }
   }
@@ -115,7 +115,7 @@ public final class JSONArray {
     guard index >= 0, let target = array.element(at: index) else {
       throw YorkieError(.indexOutOfBounds, "cannot remove index \(index) of an array of \(array.count)")
     }
-    try context.push(.remove(parentCreatedAt: array.createdAt, createdAt: target.createdAt, executedAt: context.issueTicket()))
+    try context.push(.remove(parentCreatedAt: array.createdAt, createdAt: target.createdAt, executedAt: context.issueTicket()), target: array)
   }
 
   /// Removes the element created at `id`.
@@ -124,7 +124,7 @@ public final class JSONArray {
     guard let target = array.element(createdAt: id), !target.isRemoved else {
       throw YorkieError(.elementNotFound, "the array has no live element \(id)")
     }
-    try context.push(.remove(parentCreatedAt: array.createdAt, createdAt: id, executedAt: context.issueTicket()))
+    try context.push(.remove(parentCreatedAt: array.createdAt, createdAt: id, executedAt: context.issueTicket()), target: array)
   }
 
   /// Moves the element at `from` so that afterwards it is at index `to`.
@@ -196,20 +196,20 @@ public final class JSONArray {
   }
 
   private func pushMove(_ id: TimeTicket, after anchor: TimeTicket) throws(YorkieError) {
-    try context.push(.move(parentCreatedAt: array.createdAt, previousCreatedAt: anchor, createdAt: id, executedAt: context.issueTicket()))
+    try context.push(.move(parentCreatedAt: array.createdAt, previousCreatedAt: anchor, createdAt: id, executedAt: context.issueTicket()), target: array)
   }
 
   private func add(_ value: JSONValue, afterPosition anchor: TimeTicket) throws(YorkieError) {
     try UpdateContext.validate(value)
     let snapshot = try context.snapshot(of: value)
-    try context.push(.add(parentCreatedAt: array.createdAt, previousCreatedAt: anchor, value: snapshot, executedAt: snapshot.createdAt))
+    try context.push(.add(parentCreatedAt: array.createdAt, previousCreatedAt: anchor, value: snapshot, executedAt: snapshot.createdAt), target: array)
   }
 
   private func appendNew(_ make: (ElementSnapshot.Meta) -> ElementSnapshot) -> CRDTElement? {
     do throws(YorkieError) {
       try context.ensureActive()
       let snapshot = make(ElementSnapshot.Meta(createdAt: context.issueTicket()))
-      try context.push(.add(parentCreatedAt: array.createdAt, previousCreatedAt: array.lastLivePositionID, value: snapshot, executedAt: snapshot.createdAt))
+      try context.push(.add(parentCreatedAt: array.createdAt, previousCreatedAt: array.lastLivePositionID, value: snapshot, executedAt: snapshot.createdAt), target: array)
       return array.element(createdAt: snapshot.createdAt)
     } catch {
       context.record(error)

@@ -79,7 +79,7 @@ public final class JSONObject {
     do throws(YorkieError) {
       try context.ensureActive()
       guard let element = object.get(key) else { return }
-      try context.push(.remove(parentCreatedAt: object.createdAt, createdAt: element.createdAt, executedAt: context.issueTicket()))
+      try context.push(.remove(parentCreatedAt: object.createdAt, createdAt: element.createdAt, executedAt: context.issueTicket()), target: object)
     } catch {
       context.record(error)
     }
@@ -102,7 +102,7 @@ public final class JSONObject {
     try JSONObject.validate(key: key)
     try UpdateContext.validate(value)
     let snapshot = try context.snapshot(of: value)
-    try context.push(.set(parentCreatedAt: object.createdAt, key: key, value: snapshot, executedAt: snapshot.createdAt))
+    try context.push(.set(parentCreatedAt: object.createdAt, key: key, value: snapshot, executedAt: snapshot.createdAt), target: object)
     return object.winningElement(key)
   }
 
@@ -111,7 +111,7 @@ public final class JSONObject {
       try context.ensureActive()
       try JSONObject.validate(key: key)
       let snapshot = make(ElementSnapshot.Meta(createdAt: context.issueTicket()))
-      try context.push(.set(parentCreatedAt: object.createdAt, key: key, value: snapshot, executedAt: snapshot.createdAt))
+      try context.push(.set(parentCreatedAt: object.createdAt, key: key, value: snapshot, executedAt: snapshot.createdAt), target: object)
       return object.winningElement(key)
     } catch {
       context.record(error)
@@ -143,7 +143,7 @@ public final class JSONCounter {
       case .int: operand = .integer(Int32(truncatingIfNeeded: delta))
       case .long: operand = .long(delta)
       }
-      try context.push(.increase(parentCreatedAt: counter.createdAt, value: operand, executedAt: context.issueTicket()))
+      try context.push(.increase(parentCreatedAt: counter.createdAt, value: operand, executedAt: context.issueTicket()), target: counter)
     } catch {
       context.record(error)
     }

@@ -28,8 +28,9 @@ package final class UpdateContext {
   }
 
   /// Executes a locally built operation and records it.
-  package func push(_ operation: Operation) throws(YorkieError) {
-    let result = try operation.execute(on: root, journal: journal, wantsInfo: wantsInfo)
+  package func push(_ operation: Operation, target: CRDTElement) throws(YorkieError) {
+    assert(target.createdAt == operation.parentCreatedAt, "a local operation targets the element its proxy holds")
+    let result = try operation.execute(on: root, journal: journal, wantsInfo: wantsInfo, target: target)
     if wantsInfo { infos.append(contentsOf: result) }
     operations.append(operation)
   }

@@ -10,8 +10,10 @@ extension Operation {
   /// - Returns: what changed, for events (empty when `wantsInfo` is false or nothing changed).
   /// - Throws: ``YorkieError`` when the operation names an element the document does not have
   ///   or one of the wrong kind. Nothing has been mutated when it throws.
-  package func execute(on root: CRDTRoot, journal: Journal, wantsInfo: Bool) throws(YorkieError) -> [OperationInfo] {
-    guard let parent = root.element(parentCreatedAt) else {
+  ///   - target: the element named by `parentCreatedAt` when the caller already holds it (a local
+  ///     edit); nil looks it up.
+  package func execute(on root: CRDTRoot, journal: Journal, wantsInfo: Bool, target: CRDTElement? = nil) throws(YorkieError) -> [OperationInfo] {
+    guard let parent = target ?? root.element(parentCreatedAt) else {
       throw YorkieError(.elementNotFound, "no element created at \(parentCreatedAt) to apply \(kindName) to")
     }
     switch self {
@@ -26,7 +28,7 @@ extension Operation {
       journal.append(.deregister(element))
       if let tombstone {
         if tombstone === previousWinner { journal.append(.restoreRemovedAt(tombstone, previousWinnerRemovedAt)) }
-        root.registerRemoved(tombstone)
+        root.registerRemoved(tombstone, parent: object)
         journal.append(.unregisterRemoved(tombstone.createdAt))
       }
       guard wantsInfo, let path = root.path(of: object.createdAt) else { return [] }
@@ -43,7 +45,7 @@ extension Operation {
       root.register(element, parent: array)
       journal.append(.deregister(element))
       if element.isRemoved {
-        root.registerRemoved(element)
+        root.registerRemoved(element, parent: array)
         journal.append(.unregisterRemoved(element.createdAt))
       }
       guard wantsInfo, let path = root.path(of: array.createdAt) else { return [] }
@@ -76,7 +78,7 @@ extension Operation {
         if object.remove(createdAt: createdAt, executedAt: executedAt) != nil || element.removedAt != oldRemovedAt {
           journal.append(.restoreRemovedAt(element, oldRemovedAt))
           if oldRemovedAt == nil {
-            root.registerRemoved(element)
+            root.registerRemoved(element, parent: object)
             journal.append(.unregisterRemoved(createdAt))
           }
         }
@@ -90,7 +92,7 @@ extension Operation {
         if array.remove(createdAt: createdAt, executedAt: executedAt) != nil || element.removedAt != oldRemovedAt {
           journal.append(.restoreArrayElement(array, element, oldRemovedAt))
           if oldRemovedAt == nil {
-            root.registerRemoved(element)
+            root.registerRemoved(element, parent: array)
             journal.append(.unregisterRemoved(createdAt))
           }
         }
@@ -117,7 +119,7 @@ extension Operation {
       let oldRemovedAt = target.removedAt
       if array.remove(createdAt: createdAt, executedAt: executedAt) != nil {
         journal.append(.restoreArrayElement(array, target, oldRemovedAt))
-        root.registerRemoved(target)
+        root.registerRemoved(target, parent: array)
         journal.append(.unregisterRemoved(createdAt))
       }
       guard wantsInfo, let path = root.path(of: array.createdAt) else { return [] }

@@ -6,12 +6,13 @@
 /// the order of concurrent insertions. A ticket cannot tell whether two events were concurrent
 /// or causally related: version vectors do that.
 public struct TimeTicket: Hashable, Comparable, Sendable, CustomStringConvertible {
+  // Declared in this order so that the ticket packs into 24 bytes.
   /// The Lamport clock of the change that issued this ticket.
   public let lamport: Int64
-  /// The position of this ticket among those its change issued, starting at 1.
-  public let delimiter: UInt32
   /// The replica that issued this ticket.
   public let actorID: ActorID
+  /// The position of this ticket among those its change issued, starting at 1.
+  public let delimiter: UInt32
 
   /// Creates a ticket from its three parts.
   @inlinable public init(lamport: Int64, delimiter: UInt32, actorID: ActorID) {
