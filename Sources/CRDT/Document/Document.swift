@@ -33,6 +33,8 @@ public actor Document {
     let continuation: AsyncStream<DocEvent>.Continuation
   }
   private var subscribers: [Int: Subscriber] = [:]
+  /// Reused by every transaction so that its buffer is not allocated again each time.
+  private let journal = Journal()
   private var nextSubscriberID = 0
 
   /// Creates an empty, detached document.
@@ -56,7 +58,6 @@ public actor Document {
     guard status != .removed else {
       throw YorkieError(.documentRemoved, "document \(key) was removed and cannot be edited")
     }
-    let journal = Journal()
     let context = UpdateContext(root: root, journal: journal, nextID: changeID.next(), wantsInfo: !subscribers.isEmpty)
     let presence = Presence(context: context, data: presenceMap[changeID.actorID] ?? [:])
     do {
@@ -68,6 +69,7 @@ public actor Document {
       throw error
     }
     context.isActive = false
+    journal.commit()
     guard !context.operations.isEmpty || presence.change != nil else { return }
 
     let change: Change
@@ -239,7 +241,6 @@ public actor Document {
     if let snapshot = pack.snapshot, !snapshot.isEmpty {
       throw YorkieError(.invalidChangePack, "snapshot packs are not supported yet")
     }
-    let journal = Journal()
     let savedChangeID = changeID
     let savedPresence = presenceMap
     let savedOnline = onlineClients
@@ -256,6 +257,7 @@ public actor Document {
       onlineClients = savedOnline
       throw error
     }
+    journal.commit()
     let acknowledged = pack.checkpoint.clientSeq
     if let firstKept = localChanges.firstIndex(where: { $0.id.clientSeq > acknowledged }) {
       localChanges.removeFirst(firstKept)

@@ -14,6 +14,8 @@ package final class Journal {
     case restoreArrayElement(CRDTArray, CRDTElement, TimeTicket?)
     case unsetObjectMember(CRDTObject, key: String, element: CRDTElement, previousWinner: CRDTElement?)
     case unlinkArrayElement(CRDTArray, CRDTElement)
+    /// Undoes an insertion into an array: unlinks the element and forgets it (and its subtree).
+    case undoArrayInsert(CRDTArray, CRDTElement)
     case undoMove(CRDTArray, CRDTArray.MoveResult)
     case restoreCounter(CRDTCounter, CounterValue)
   }
@@ -23,6 +25,11 @@ package final class Journal {
   package init() {}
 
   @inline(__always) package func append(_ record: Record) { records.append(record) }
+
+  /// Forgets the records, keeping the buffer for the next transaction.
+  package func commit() {
+    records.removeAll(keepingCapacity: records.capacity <= 4096)
+  }
 
   /// Reverses every recorded mutation, newest first.
   package func rollBack(_ root: CRDTRoot) {
@@ -43,12 +50,15 @@ package final class Journal {
         object.restoreWinner(key, previousWinner)
       case .unlinkArrayElement(let array, let element):
         array.purge(element)
+      case .undoArrayInsert(let array, let element):
+        root.deregister(element)
+        array.purge(element)
       case .undoMove(let array, let result):
         array.undoMove(result)
       case .restoreCounter(let counter, let value):
         counter.restore(value)
       }
     }
-    records.removeAll()
+    commit()
   }
 }

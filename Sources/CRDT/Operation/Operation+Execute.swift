@@ -41,9 +41,8 @@ extension Operation {
       }
       let element = value.materialize()
       array.insert(element, afterPosition: previousCreatedAt, executedAt: executedAt)
-      journal.append(.unlinkArrayElement(array, element))
       root.register(element, parent: array)
-      journal.append(.deregister(element))
+      journal.append(.undoArrayInsert(array, element))
       if element.isRemoved {
         root.registerRemoved(element, parent: array)
         journal.append(.unregisterRemoved(element.createdAt))
