@@ -37,13 +37,13 @@ package final class CRDTArray: CRDTElement {
 
   package static let head: Int32 = 0
 
-  package private(set) var nodes: [Node]
-  private var freeHandles: [Int32] = []
-  private var index = SequenceIndex()
-  private var positionByID = TicketMap<Int32>()
-  private var positionOfElement = TicketMap<Int32>()
+  @exclusivity(unchecked) package private(set) var nodes: [Node]
+  @exclusivity(unchecked) private var freeHandles: [Int32] = []
+  @exclusivity(unchecked) private var index = SequenceIndex()
+  @exclusivity(unchecked) private var positionByID = TicketMap<Int32>()
+  @exclusivity(unchecked) private var positionOfElement = TicketMap<Int32>()
   /// The last node of the chain (the head when empty).
-  package private(set) var last: Int32 = CRDTArray.head
+  @exclusivity(unchecked) package private(set) var last: Int32 = CRDTArray.head
 
   package override init(createdAt: TimeTicket) {
     nodes = [Node(id: .initial, element: nil, movedAt: nil, removedAt: nil, prev: -1, next: -1)]

@@ -18,9 +18,9 @@ package final class CRDTObject: CRDTElement {
     package let element: CRDTElement
   }
 
-  package private(set) var members: [Member] = []
-  private var memberKey = TicketMap<String>()
-  private var winner: [String: CRDTElement] = [:]
+  @exclusivity(unchecked) package private(set) var members: [Member] = []
+  @exclusivity(unchecked) private var memberKey = TicketMap<String>()
+  @exclusivity(unchecked) private var winner: [String: CRDTElement] = [:]
 
   package override init(createdAt: TimeTicket) {
     super.init(createdAt: createdAt)
@@ -57,28 +57,34 @@ package final class CRDTObject: CRDTElement {
 
   // MARK: Writing
 
+  /// What a set changed.
+  package struct SetResult {
+    /// The occupant of the key before the set.
+    package let previous: CRDTElement?
+    /// The element that became a tombstone because of this set: the previous occupant when the
+    /// new element wins, or the new element itself when it arrives late and loses.
+    package let tombstone: CRDTElement?
+  }
+
   /// Sets `element` under `key` with Yorkie's LWW rule: the set wins when its ticket is newer
-  /// than the time the current occupant was positioned.
-  ///
-  /// - Returns: the element that became a tombstone because of this set: the previous occupant
-  ///   when `element` wins, or `element` itself when it arrives late and loses. (The JS SDK
-  ///   leaves a late loser visible when the occupant is already a tombstone, yorkie-js-sdk#1376;
-  ///   here it is always a tombstone, as in Go.)
-  package func set(_ key: String, _ element: CRDTElement, executedAt: TimeTicket) -> CRDTElement? {
+  /// than the time the current occupant was positioned. (The JS SDK leaves a late loser visible
+  /// when the occupant is already a tombstone, yorkie-js-sdk#1376; here it is always a
+  /// tombstone, as in Go.)
+  package func set(_ key: String, _ element: CRDTElement, executedAt: TimeTicket) -> SetResult {
     insertMember(Member(key: key, element: element))
     guard let previous = winner[key] else {
       winner[key] = element
       element.movedAt = executedAt
-      return nil
+      return SetResult(previous: nil, tombstone: nil)
     }
     if executedAt.isAfter(previous.positionedAt) {
       winner[key] = element
       element.movedAt = executedAt
-      if !previous.isRemoved, previous.remove(at: executedAt) { return previous }
-      return nil
+      let evicted = !previous.isRemoved && previous.remove(at: executedAt)
+      return SetResult(previous: previous, tombstone: evicted ? previous : nil)
     }
-    if !element.isRemoved, element.remove(at: previous.positionedAt) { return element }
-    return nil
+    let lost = !element.isRemoved && element.remove(at: previous.positionedAt)
+    return SetResult(previous: previous, tombstone: lost ? element : nil)
   }
 
   /// Adds a member exactly as a snapshot describes it: the greatest `positionedAt` wins the key,

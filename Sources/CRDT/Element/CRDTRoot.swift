@@ -30,9 +30,9 @@ package final class CRDTRoot {
   /// Every container and counter by creation ticket, with its parent. Primitives are never the
   /// target of an operation, so they are not registered (this halves the cost of building
   /// arrays); tombstones of every kind are kept in `removed` with their parent.
-  private(set) var registry = TicketMap<Entry>()
-  private(set) var removed = TicketMap<Entry>()
-  private(set) var gcPairs: [GCPairKey: GCPair] = [:]
+  @exclusivity(unchecked) private(set) var registry = TicketMap<Entry>()
+  @exclusivity(unchecked) private(set) var removed = TicketMap<Entry>()
+  @exclusivity(unchecked) private(set) var gcPairs: [GCPairKey: GCPair] = [:]
 
   package init(object: CRDTObject = CRDTObject(createdAt: .initial)) {
     self.object = object

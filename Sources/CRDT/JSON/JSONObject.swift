@@ -28,7 +28,7 @@ public final class JSONObject {
     }
     set {
       if let newValue {
-        do throws(YorkieError) { _ = try set(key, newValue) } catch { context.record(error) }
+        do throws(YorkieError) { try set(key, newValue) } catch { context.record(error) }
       } else {
         remove(key)
       }
@@ -96,14 +96,12 @@ public final class JSONObject {
 
   // MARK: Internals
 
-  @discardableResult
-  func set(_ key: String, _ value: JSONValue) throws(YorkieError) -> CRDTElement? {
+  func set(_ key: String, _ value: JSONValue) throws(YorkieError) {
     try context.ensureActive()
     try JSONObject.validate(key: key)
     try UpdateContext.validate(value)
     let snapshot = try context.snapshot(of: value)
     try context.push(.set(parentCreatedAt: object.createdAt, key: key, value: snapshot, executedAt: snapshot.createdAt), target: object)
-    return object.winningElement(key)
   }
 
   private func setNew(_ key: String, _ make: (ElementSnapshot.Meta) -> ElementSnapshot) -> CRDTElement? {
@@ -112,7 +110,7 @@ public final class JSONObject {
       try JSONObject.validate(key: key)
       let snapshot = make(ElementSnapshot.Meta(createdAt: context.issueTicket()))
       try context.push(.set(parentCreatedAt: object.createdAt, key: key, value: snapshot, executedAt: snapshot.createdAt), target: object)
-      return object.winningElement(key)
+      return object.element(createdAt: snapshot.createdAt)
     } catch {
       context.record(error)
       return nil

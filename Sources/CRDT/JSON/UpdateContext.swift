@@ -6,9 +6,9 @@ package final class UpdateContext {
   /// The ID the recorded change will have if it carries operations.
   package let nextID: ChangeID
   package let wantsInfo: Bool
-  package private(set) var delimiter: UInt32 = 0
-  package private(set) var operations: [Operation] = []
-  package private(set) var infos: [OperationInfo] = []
+  @exclusivity(unchecked) package private(set) var delimiter: UInt32 = 0
+  @exclusivity(unchecked) package private(set) var operations: [Operation] = []
+  @exclusivity(unchecked) package private(set) var infos: [OperationInfo] = []
   /// False once the update has returned: proxies refuse to work after that.
   package var isActive = true
   /// The first error a non-throwing setter met; `update` throws it and rolls back.

@@ -20,7 +20,7 @@ package final class Journal {
     case restoreCounter(CRDTCounter, CounterValue)
   }
 
-  package private(set) var records: [Record] = []
+  @exclusivity(unchecked) package private(set) var records: [Record] = []
 
   package init() {}
 

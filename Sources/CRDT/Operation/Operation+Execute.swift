@@ -20,14 +20,14 @@ extension Operation {
     case .set(_, let key, let value, let executedAt):
       guard let object = parent as? CRDTObject else { throw mismatch(parent, expected: "an object") }
       let element = value.materialize()
-      let previousWinner = object.winningElement(key)
-      let previousWinnerRemovedAt = previousWinner?.removedAt
-      let tombstone = object.set(key, element, executedAt: executedAt)
+      let result = object.set(key, element, executedAt: executedAt)
+      let previousWinner = result.previous
       journal.append(.unsetObjectMember(object, key: key, element: element, previousWinner: previousWinner))
       root.register(element, parent: object)
-      journal.append(.deregister(element))
-      if let tombstone {
-        if tombstone === previousWinner { journal.append(.restoreRemovedAt(tombstone, previousWinnerRemovedAt)) }
+      if !(element is CRDTPrimitive) { journal.append(.deregister(element)) }
+      if let tombstone = result.tombstone {
+        // Only a live occupant can be evicted, so its removedAt was nil before.
+        if tombstone === previousWinner { journal.append(.restoreRemovedAt(tombstone, nil)) }
         root.registerRemoved(tombstone, parent: object)
         journal.append(.unregisterRemoved(tombstone.createdAt))
       }
