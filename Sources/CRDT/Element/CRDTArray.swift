@@ -20,7 +20,8 @@
 /// Invariants (``checkInvariants()``):
 /// 1. Following `next` from the head visits every node once; `prev` mirrors `next`.
 /// 2. The index holds every non-head node in list order with weight 1 iff its element is live.
-/// 3. `positionByID` and `positionOfElement` agree with the nodes; each element sits in one node.
+/// 3. `positionByID` names every node; `movedPositions` names exactly the elements that sit in a
+///    node whose id is not their createdAt; each element sits in one node.
 /// 4. A dead node has no element and a `removedAt`.
 package final class CRDTArray: CRDTElement {
   package struct Node {
@@ -41,7 +42,9 @@ package final class CRDTArray: CRDTElement {
   @exclusivity(unchecked) private var freeHandles: [Int32] = []
   @exclusivity(unchecked) private var index = SequenceIndex()
   @exclusivity(unchecked) private var positionByID = TicketMap<Int32>()
-  @exclusivity(unchecked) private var positionOfElement = TicketMap<Int32>()
+  /// Element → position, only for elements that no longer sit in the position named by their
+  /// own createdAt (they moved). Every other element is found through `positionByID`.
+  @exclusivity(unchecked) private var movedPositions = TicketMap<Int32>()
   /// The last node of the chain (the head when empty).
   @exclusivity(unchecked) package private(set) var last: Int32 = CRDTArray.head
 
@@ -69,12 +72,16 @@ package final class CRDTArray: CRDTElement {
 
   /// The element created at `createdAt`, live or removed.
   package func element(createdAt: TimeTicket) -> CRDTElement? {
-    guard let handle = positionOfElement[createdAt] else { return nil }
+    guard let handle = position(ofElement: createdAt) else { return nil }
     return nodes[Int(handle)].element
   }
 
   /// The handle of the position the element created at `createdAt` occupies.
-  package func position(ofElement createdAt: TimeTicket) -> Int32? { positionOfElement[createdAt] }
+  @inline(__always) package func position(ofElement createdAt: TimeTicket) -> Int32? {
+    if let moved = movedPositions[createdAt] { return moved }
+    guard let handle = positionByID[createdAt], nodes[Int(handle)].element?.createdAt == createdAt else { return nil }
+    return handle
+  }
 
   /// The handle of the position named `id`.
   package func position(withID id: TimeTicket) -> Int32? { positionByID[id] }
@@ -82,7 +89,7 @@ package final class CRDTArray: CRDTElement {
   /// The index of a live element among live elements, or, for a removed element, the index it
   /// would have (the number of live elements before it).
   package func index(ofElement createdAt: TimeTicket) -> Int? {
-    guard let handle = positionOfElement[createdAt] else { return nil }
+    guard let handle = position(ofElement: createdAt) else { return nil }
     return index.offset(of: handle)
   }
 
@@ -108,7 +115,7 @@ package final class CRDTArray: CRDTElement {
   /// The id of the live node before the element created at `createdAt` (or the head's id):
   /// the anchor that `moveBefore` uses.
   package func previousLivePositionID(before createdAt: TimeTicket) -> TimeTicket? {
-    guard var handle = positionOfElement[createdAt] else { return nil }
+    guard var handle = position(ofElement: createdAt) else { return nil }
     repeat {
       handle = nodes[Int(handle)].prev
     } while handle != CRDTArray.head && !(nodes[Int(handle)].element.map { !$0.isRemoved } ?? false)
@@ -123,17 +130,13 @@ package final class CRDTArray: CRDTElement {
   @discardableResult
   package func insert(_ element: CRDTElement, afterPosition previousID: TimeTicket, executedAt: TimeTicket) -> Int32? {
     guard let anchor = skipNewer(from: previousID, executedAt: executedAt) else { return nil }
-    let handle = link(Node(id: element.createdAt, element: element, movedAt: nil, removedAt: nil, prev: anchor, next: -1), after: anchor)
-    positionOfElement[element.createdAt] = handle
-    return handle
+    return link(Node(id: element.createdAt, element: element, movedAt: nil, removedAt: nil, prev: anchor, next: -1), after: anchor)
   }
 
   /// Appends `element` at the end without the RGA skip (building a fresh array).
   @discardableResult
   package func append(_ element: CRDTElement) -> Int32 {
-    let handle = link(Node(id: element.createdAt, element: element, movedAt: nil, removedAt: nil, prev: last, next: -1), after: last)
-    positionOfElement[element.createdAt] = handle
-    return handle
+    link(Node(id: element.createdAt, element: element, movedAt: nil, removedAt: nil, prev: last, next: -1), after: last)
   }
 
   /// Appends a node exactly as a snapshot describes it.
@@ -142,7 +145,7 @@ package final class CRDTArray: CRDTElement {
     node.prev = last
     node.next = -1
     let handle = link(node, after: last)
-    if let element = node.element { positionOfElement[element.createdAt] = handle }
+    if let element = node.element, element.createdAt != node.id { movedPositions[element.createdAt] = handle }
   }
 
   /// The outcome of a move.
@@ -168,7 +171,7 @@ package final class CRDTArray: CRDTElement {
   ///
   /// - Returns: nil when the anchor or the element is unknown.
   package func move(_ createdAt: TimeTicket, afterPosition previousID: TimeTicket, executedAt: TimeTicket) -> MoveResult? {
-    guard let oldPosition = positionOfElement[createdAt], let element = nodes[Int(oldPosition)].element,
+    guard let oldPosition = position(ofElement: createdAt), let element = nodes[Int(oldPosition)].element,
       let anchor = skipNewer(from: previousID, executedAt: executedAt)
     else { return nil }
     let currentMove = nodes[Int(oldPosition)].movedAt
@@ -185,7 +188,7 @@ package final class CRDTArray: CRDTElement {
     nodes[Int(oldPosition)].element = nil
     nodes[Int(oldPosition)].removedAt = executedAt
     index.setWeight(oldPosition, 0)
-    positionOfElement[element.createdAt] = newPosition
+    movedPositions[element.createdAt] = newPosition
     let previousElementMovedAt = element.movedAt
     element.movedAt = executedAt
     return MoveResult(newPosition: newPosition, oldPosition: oldPosition, previousElementMovedAt: previousElementMovedAt)
@@ -201,7 +204,11 @@ package final class CRDTArray: CRDTElement {
     unlink(result.newPosition)
     nodes[Int(oldPosition)].element = element
     nodes[Int(oldPosition)].removedAt = nil
-    positionOfElement[element.createdAt] = oldPosition
+    if nodes[Int(oldPosition)].id == element.createdAt {
+      movedPositions.remove(element.createdAt)
+    } else {
+      movedPositions[element.createdAt] = oldPosition
+    }
     element.movedAt = result.previousElementMovedAt
     index.setWeight(oldPosition, element.isRemoved ? 0 : 1)
   }
@@ -222,7 +229,7 @@ package final class CRDTArray: CRDTElement {
   ///
   /// - Returns: the element when it became a tombstone now.
   package func remove(createdAt: TimeTicket, executedAt: TimeTicket) -> CRDTElement? {
-    guard let handle = positionOfElement[createdAt], let element = nodes[Int(handle)].element else { return nil }
+    guard let handle = position(ofElement: createdAt), let element = nodes[Int(handle)].element else { return nil }
     let wasRemoved = element.isRemoved
     guard element.remove(at: executedAt), !wasRemoved else { return nil }
     index.setWeight(handle, 0)
@@ -232,15 +239,15 @@ package final class CRDTArray: CRDTElement {
   /// Brings a removed element back (rollback of a local removal).
   package func restore(_ element: CRDTElement, removedAt old: TimeTicket?) {
     element.removedAt = old
-    if let handle = positionOfElement[element.createdAt], nodes[Int(handle)].element === element {
+    if let handle = position(ofElement: element.createdAt), nodes[Int(handle)].element === element {
       index.setWeight(handle, element.isRemoved ? 0 : 1)
     }
   }
 
   /// Physically deletes the node holding `element` (garbage collection and rollback).
   package func purge(_ element: CRDTElement) {
-    guard let handle = positionOfElement[element.createdAt] else { return }
-    positionOfElement[element.createdAt] = nil
+    guard let handle = position(ofElement: element.createdAt) else { return }
+    movedPositions.remove(element.createdAt)
     unlink(handle)
   }
 
@@ -313,7 +320,7 @@ package final class CRDTArray: CRDTElement {
   /// `executedAt` (RGA: a newer concurrent insertion at the same anchor stays in front).
   private func skipNewer(from id: TimeTicket, executedAt: TimeTicket) -> Int32? {
     // Older clients name the anchor by element; its current position stands in for it.
-    guard var handle = positionByID[id] ?? positionOfElement[id] else { return nil }
+    guard var handle = positionByID[id] ?? movedPositions[id] else { return nil }
     while true {
       let next = nodes[Int(handle)].next
       if next < 0 || !nodes[Int(next)].id.isAfter(executedAt) { break }
@@ -410,7 +417,8 @@ package final class CRDTArray: CRDTElement {
       let node = nodes[Int(handle)]
       if positionByID[node.id] != handle { return "positionByID does not name node \(handle)" }
       if let element = node.element {
-        if positionOfElement[element.createdAt] != handle { return "element \(element.createdAt) is not mapped to node \(handle)" }
+        if position(ofElement: element.createdAt) != handle { return "element \(element.createdAt) is not mapped to node \(handle)" }
+        if (movedPositions[element.createdAt] != nil) != (element.createdAt != node.id) { return "movedPositions disagrees for \(element.createdAt)" }
         if !seenElements.insert(element.createdAt).inserted { return "element \(element.createdAt) sits in two nodes" }
         if index.weight(of: handle) != (element.isRemoved ? 0 : 1) { return "node \(handle) has a wrong weight" }
       } else {
@@ -423,7 +431,7 @@ package final class CRDTArray: CRDTElement {
     }
     if last != previous { return "last is \(last), the chain ends at \(previous)" }
     if order != index.handles { return "index order differs from the chain" }
-    if positionOfElement.count != seenElements.count { return "positionOfElement names elements not in the chain" }
+    if movedPositions.count > seenElements.count { return "movedPositions names elements not in the chain" }
     return nil
   }
 }
