@@ -1,15 +1,18 @@
 /// A hash map keyed by ``TimeTicket``, built for the lookups every operation makes.
 ///
-/// Swift's `Dictionary` hashes keys with seeded SipHash, which costs more than everything
-/// else an array append does. Tickets are already well-distributed integers, so this map mixes
-/// their fields with a multiply-xorshift and probes linearly in flat arrays. Removal shifts
-/// later entries back (no tombstones), so lookups stay short however keys churn.
+/// Swift's `Dictionary` hashes keys with seeded SipHash. Tickets are already well-distributed
+/// integers, so this map mixes their fields with a multiply-xorshift and probes linearly in one
+/// flat array of slots (key and value side by side). Removal shifts later entries back (no
+/// tombstones), so lookups stay short however keys churn. A slot is empty when its value is nil.
 ///
 /// Capacity is a power of two and the load stays at most 1/2.
 package struct TicketMap<Value> {
-  private var keys: [TimeTicket]
-  private var values: [Value?]
-  private var used: [Bool]
+  fileprivate struct Slot {
+    var key: TimeTicket
+    var value: Value?
+  }
+
+  private var slots: [Slot]
   private var mask: Int
   /// The number of entries.
   package private(set) var count = 0
@@ -18,9 +21,7 @@ package struct TicketMap<Value> {
   package init(minimumCapacity: Int = 8) {
     var capacity = 8
     while capacity < minimumCapacity * 2 { capacity <<= 1 }
-    keys = Array(repeating: .initial, count: capacity)
-    values = Array(repeating: nil, count: capacity)
-    used = Array(repeating: false, count: capacity)
+    slots = Array(repeating: Slot(key: .initial, value: nil), count: capacity)
     mask = capacity - 1
   }
 
@@ -37,12 +38,14 @@ package struct TicketMap<Value> {
   /// The value for `key`, or nil.
   package subscript(key: TimeTicket) -> Value? {
     @inline(__always) get {
-      var slot = TicketMap.hash(key) & mask
-      while used[slot] {
-        if keys[slot] == key { return values[slot] }
-        slot = (slot + 1) & mask
+      slots.withUnsafeBufferPointer { buffer in
+        var slot = TicketMap.hash(key) & mask
+        while let value = buffer[slot].value {
+          if buffer[slot].key == key { return value }
+          slot = (slot + 1) & mask
+        }
+        return nil
       }
-      return nil
     }
     set {
       if let newValue { insert(key, newValue) } else { remove(key) }
@@ -54,49 +57,50 @@ package struct TicketMap<Value> {
 
   /// Sets the value of `key`.
   package mutating func insert(_ key: TimeTicket, _ value: Value) {
-    if (count + 1) * 2 > keys.count { grow() }
-    var slot = TicketMap.hash(key) & mask
-    while used[slot] {
-      if keys[slot] == key {
-        values[slot] = value
-        return
+    if (count + 1) * 2 > slots.count { grow() }
+    let mask = self.mask
+    let added = slots.withUnsafeMutableBufferPointer { buffer -> Bool in
+      var slot = TicketMap.hash(key) & mask
+      while buffer[slot].value != nil {
+        if buffer[slot].key == key {
+          buffer[slot].value = value
+          return false
+        }
+        slot = (slot + 1) & mask
       }
-      slot = (slot + 1) & mask
+      buffer[slot] = Slot(key: key, value: value)
+      return true
     }
-    used[slot] = true
-    keys[slot] = key
-    values[slot] = value
-    count += 1
+    if added { count += 1 }
   }
 
   /// Removes the entry of `key` and returns its value.
   @discardableResult
   package mutating func remove(_ key: TimeTicket) -> Value? {
-    var slot = TicketMap.hash(key) & mask
-    while used[slot] {
-      if keys[slot] == key { break }
-      slot = (slot + 1) & mask
-    }
-    guard used[slot] else { return nil }
-    let removed = values[slot]
-    // Backward-shift deletion: move later entries of the cluster into the hole when their
-    // home slot allows it.
-    var hole = slot
-    var next = (slot + 1) & mask
-    while used[next] {
-      let home = TicketMap.hash(keys[next]) & mask
-      let distanceToHole = (next - hole) & mask
-      let distanceToHome = (next - home) & mask
-      if distanceToHome >= distanceToHole {
-        keys[hole] = keys[next]
-        values[hole] = values[next]
-        hole = next
+    let mask = self.mask
+    let removed = slots.withUnsafeMutableBufferPointer { buffer -> Value? in
+      var slot = TicketMap.hash(key) & mask
+      while buffer[slot].value != nil {
+        if buffer[slot].key == key { break }
+        slot = (slot + 1) & mask
       }
-      next = (next + 1) & mask
+      guard let removed = buffer[slot].value else { return nil }
+      // Backward-shift deletion: move later entries of the cluster into the hole when their
+      // home slot allows it.
+      var hole = slot
+      var next = (slot + 1) & mask
+      while buffer[next].value != nil {
+        let home = TicketMap.hash(buffer[next].key) & mask
+        if (next - home) & mask >= (next - hole) & mask {
+          buffer[hole] = buffer[next]
+          hole = next
+        }
+        next = (next + 1) & mask
+      }
+      buffer[hole].value = nil
+      return removed
     }
-    used[hole] = false
-    values[hole] = nil
-    count -= 1
+    if removed != nil { count -= 1 }
     return removed
   }
 
@@ -104,7 +108,7 @@ package struct TicketMap<Value> {
   package var entries: [(key: TimeTicket, value: Value)] {
     var result: [(key: TimeTicket, value: Value)] = []
     result.reserveCapacity(count)
-    for slot in 0..<keys.count where used[slot] { result.append((keys[slot], values[slot]!)) }
+    for slot in slots { if let value = slot.value { result.append((slot.key, value)) } }
     return result
   }
 
@@ -112,24 +116,25 @@ package struct TicketMap<Value> {
   package var allKeys: [TimeTicket] {
     var result: [TimeTicket] = []
     result.reserveCapacity(count)
-    for slot in 0..<keys.count where used[slot] { result.append(keys[slot]) }
+    for slot in slots where slot.value != nil { result.append(slot.key) }
     return result
   }
 
   private mutating func grow() {
-    let oldKeys = keys
-    let oldValues = values
-    let oldUsed = used
-    let capacity = oldKeys.count * 2
-    keys = Array(repeating: .initial, count: capacity)
-    values = Array(repeating: nil, count: capacity)
-    used = Array(repeating: false, count: capacity)
+    let old = slots
+    let capacity = old.count * 2
+    slots = Array(repeating: Slot(key: .initial, value: nil), count: capacity)
     mask = capacity - 1
-    count = 0
-    for slot in 0..<oldKeys.count where oldUsed[slot] {
-      insert(oldKeys[slot], oldValues[slot]!)
+    let mask = self.mask
+    slots.withUnsafeMutableBufferPointer { buffer in
+      for entry in old where entry.value != nil {
+        var slot = TicketMap.hash(entry.key) & mask
+        while buffer[slot].value != nil { slot = (slot + 1) & mask }
+        buffer[slot] = entry
+      }
     }
   }
 }
 
 extension TicketMap: Sendable where Value: Sendable {}
+extension TicketMap.Slot: Sendable where Value: Sendable {}
