@@ -26,6 +26,7 @@ struct ConvergenceTests {
       root["list"] = [0, 1, 2, 3, 4]
       root["obj"] = ["l": ["x", "y"], "k": 1]
       root.setNewCounter("cnt", .int(0))
+      try root.setNewText("txt").edit(0, 0, "hello")
     }
     for doc in docs { try await log.sync(doc) }
     let steps = 60 + Int.random(in: 0..<60, using: &random)
@@ -89,7 +90,11 @@ struct ConvergenceTests {
   static func randomEdit(_ root: JSONObject, _ random: inout SeededRandom) throws {
     var object: JSONObject? = root
     var array: JSONArray? = nil
-    let target = Int.random(in: 0..<20, using: &random)
+    let target = Int.random(in: 0..<26, using: &random)
+    if target >= 20, let text = root.text("txt") {
+      try textEdit(text, &random)
+      return
+    }
     if target < 10, let list = root.array("list") {
       try arrayEdit(list, &random)
       return
@@ -128,6 +133,23 @@ struct ConvergenceTests {
     }
     guard let array else { return }
     try arrayEdit(array, &random)
+  }
+
+  static func textEdit(_ text: JSONText, _ random: inout SeededRandom) throws {
+    let length = text.length
+    let from = Int.random(in: 0...length, using: &random)
+    let to = Int.random(in: from...min(length, from + 3), using: &random)
+    do {
+      switch Int.random(in: 0..<10, using: &random) {
+      case 0..<5: try text.edit(from, from, ["a", "bc", "é", "🙂", "xyz"].randomElement(using: &random)!)
+      case 5, 6: try text.edit(from, to, Bool.random(using: &random) ? "" : "Q")
+      case 7: try text.edit(from, from, "s", attributes: ["b": .bool(true)])
+      case 8: try text.setStyle(from, to, [["bold", "italic"].randomElement(using: &random)!: Bool.random(using: &random) ? true : "x"])
+      default: try text.removeStyle(from, to, keys: ["bold"])
+      }
+    } catch let error as YorkieError where error.code == .indexOutOfBounds {
+      // An offset inside a surrogate pair: refused, and nothing changed.
+    }
   }
 
   static func arrayEdit(_ array: JSONArray, _ random: inout SeededRandom) throws {

@@ -33,6 +33,16 @@ extension ElementSnapshot {
     switch self {
     case .primitive(let value, _): return .primitive(value, meta)
     case .counter(let value, _): return .counter(value, meta)
+    case .text(let pieces, _):
+      return .text(pieces.map { piece in
+        TextNode(id: TextNodeID(createdAt: piece.id.createdAt.replacingActor(old, with: new), offset: piece.id.offset),
+                 value: piece.value, removedAt: piece.removedAt?.replacingActor(old, with: new),
+                 attributes: piece.attributes.map { entry in
+                   var entry = entry
+                   entry.updatedAt = entry.updatedAt.replacingActor(old, with: new)
+                   return entry
+                 })
+      }, meta)
     case .object(let members, _):
       return .object(members.map { (key: $0.key, value: $0.value.replacingActor(old, with: new)) }, meta)
     case .array(let nodes, _):
@@ -50,6 +60,9 @@ extension ElementSnapshot {
 extension Operation {
   package func replacingActor(_ old: ActorID, with new: ActorID) -> Operation {
     func t(_ ticket: TimeTicket) -> TimeTicket { ticket.replacingActor(old, with: new) }
+    func p(_ position: TextPosition) -> TextPosition {
+      TextPosition(id: TextNodeID(createdAt: t(position.id.createdAt), offset: position.id.offset), relativeOffset: position.relativeOffset)
+    }
     switch self {
     case .set(let parent, let key, let value, let at):
       return .set(parentCreatedAt: t(parent), key: key, value: value.replacingActor(old, with: new), executedAt: t(at))
@@ -63,6 +76,10 @@ extension Operation {
       return .arraySet(parentCreatedAt: t(parent), createdAt: t(createdAt), value: value.replacingActor(old, with: new), executedAt: t(at))
     case .increase(let parent, let value, let at):
       return .increase(parentCreatedAt: t(parent), value: value, executedAt: t(at))
+    case .edit(let parent, let from, let to, let content, let attributes, let at):
+      return .edit(parentCreatedAt: t(parent), from: p(from), to: p(to), content: content, attributes: attributes, executedAt: t(at))
+    case .style(let parent, let from, let to, let attributes, let removing, let at):
+      return .style(parentCreatedAt: t(parent), from: p(from), to: p(to), attributes: attributes, attributesToRemove: removing, executedAt: t(at))
     }
   }
 }

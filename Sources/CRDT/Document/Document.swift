@@ -278,7 +278,7 @@ public actor Document {
   private func apply(_ change: Change, journal: Journal, wantsInfo: Bool) throws -> [DocEvent] {
     var infos: [OperationInfo] = []
     for operation in change.operations {
-      let result = try operation.execute(on: root, journal: journal, wantsInfo: wantsInfo)
+      let result = try operation.execute(on: root, journal: journal, wantsInfo: wantsInfo, versionVector: change.id.versionVector)
       if wantsInfo { infos.append(contentsOf: result) }
     }
     var events: [DocEvent] = []
@@ -386,6 +386,9 @@ public actor Document {
       guard problem == nil else { return }
       if let array = element as? CRDTArray, let found = array.checkInvariants() {
         problem = "array \(array.createdAt): \(found)"
+      }
+      if let text = element as? CRDTText, let found = text.checkInvariants() {
+        problem = "text \(text.createdAt): \(found)"
       }
       if !(element is CRDTPrimitive), root.element(element.createdAt) == nil {
         problem = "element \(element.createdAt) is in the tree but not in the registry"

@@ -13,6 +13,10 @@ package final class CRDTRoot {
   package enum GCChild: Hashable {
     /// A dead array position, named by its id.
     case arrayPosition(TimeTicket)
+    /// A removed piece of text.
+    case textNode(TextNodeID)
+    /// A removed text attribute of a piece.
+    case textAttribute(TextNodeID, String)
   }
 
   package struct GCPairKey: Hashable {
@@ -38,11 +42,13 @@ package final class CRDTRoot {
     self.object = object
     registry[object.createdAt] = Entry(element: object, parent: nil)
     var arrays: [CRDTArray] = []
+    var texts: [CRDTText] = []
     func visit(_ element: CRDTElement, parent: CRDTElement) {
       if !(element is CRDTPrimitive) { registry[element.createdAt] = Entry(element: element, parent: parent) }
       // Rebuild garbage bookkeeping for a tree that arrived with tombstones (a snapshot).
       if element.isRemoved { removed[element.createdAt] = Entry(element: element, parent: parent) }
       if let array = element as? CRDTArray { arrays.append(array) }
+      if let text = element as? CRDTText { texts.append(text) }
       element.forEachChild { visit($0, parent: element) }
     }
     object.forEachChild { visit($0, parent: object) }
@@ -50,6 +56,15 @@ package final class CRDTRoot {
       for handle in array.deadPositions {
         let node = array.nodes[Int(handle)]
         registerGCPair(GCPair(parent: array, child: .arrayPosition(node.id), removedAt: node.removedAt ?? .initial))
+      }
+    }
+    for text in texts {
+      for handle in text.pieces {
+        let node = text.nodes[Int(handle)]
+        if let removedAt = node.removedAt { registerGCPair(GCPair(parent: text, child: .textNode(node.id), removedAt: removedAt)) }
+        for entry in text.attributes(of: handle)?.entries ?? [] where entry.isRemoved {
+          registerGCPair(GCPair(parent: text, child: .textAttribute(node.id, entry.key), removedAt: entry.updatedAt))
+        }
       }
     }
   }
@@ -117,6 +132,9 @@ package final class CRDTRoot {
     gcPairs[key] = nil
   }
 
+  /// The registered pair for `key`, if any.
+  package func gcPair(_ key: GCPairKey) -> GCPair? { gcPairs[key] }
+
   /// Tombstones and dead nodes not yet purged, counted as Yorkie counts them: every removed
   /// element once, together with every element below a removed container, plus every GC pair.
   package var garbageLength: Int {
@@ -162,6 +180,15 @@ package final class CRDTRoot {
         if let array = pair.parent as? CRDTArray, let handle = array.position(withID: id) {
           guard safe(array, handle) else { continue }
           array.purgeDeadPosition(handle)
+        }
+      case .textNode(let id):
+        if let text = pair.parent as? CRDTText, let handle = text.piece(withID: id) {
+          guard text.isSafeToPurge(handle, minSyncedVersionVector) else { continue }
+          text.purge(handle)
+        }
+      case .textAttribute(let id, let name):
+        if let text = pair.parent as? CRDTText, let handle = text.piece(withID: id) {
+          _ = text.purgeAttribute(handle, key: name, removedAt: pair.removedAt)
         }
       }
       gcPairs[key] = nil

@@ -8,6 +8,7 @@ package enum ElementSnapshot: Sendable, Equatable {
   indirect case object([(key: String, value: ElementSnapshot)], Meta)
   indirect case array([ArrayNode], Meta)
   case counter(CounterValue, Meta)
+  indirect case text([TextNode], Meta)
 
   /// The three tickets every element carries. Moves and removals are rare in what operations
   /// carry, so those two live in a shared box and a fresh element's meta is one ticket wide.
@@ -53,9 +54,24 @@ package enum ElementSnapshot: Sendable, Equatable {
     }
   }
 
+  /// One piece of a text, as a snapshot carries it.
+  package struct TextNode: Sendable, Equatable {
+    package var id: TextNodeID
+    package var value: String
+    package var removedAt: TimeTicket?
+    package var attributes: [TextAttributes.Entry]
+
+    package init(id: TextNodeID, value: String, removedAt: TimeTicket? = nil, attributes: [TextAttributes.Entry] = []) {
+      self.id = id
+      self.value = value
+      self.removedAt = removedAt
+      self.attributes = attributes
+    }
+  }
+
   package var meta: Meta {
     switch self {
-    case .primitive(_, let meta), .object(_, let meta), .array(_, let meta), .counter(_, let meta): return meta
+    case .primitive(_, let meta), .object(_, let meta), .array(_, let meta), .counter(_, let meta), .text(_, let meta): return meta
     }
   }
 
@@ -66,6 +82,7 @@ package enum ElementSnapshot: Sendable, Equatable {
     case let (.primitive(a, m), .primitive(b, n)): return a == b && m == n
     case let (.counter(a, m), .counter(b, n)): return a == b && m == n
     case let (.array(a, m), .array(b, n)): return a == b && m == n
+    case let (.text(a, m), .text(b, n)): return a == b && m == n
     case let (.object(a, m), .object(b, n)):
       return m == n && a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     default: return false
@@ -95,6 +112,13 @@ package enum ElementSnapshot: Sendable, Equatable {
           movedAt: node.positionMovedAt, removedAt: node.positionRemovedAt, prev: -1, next: -1))
       }
       element = array
+    case .text(let pieces, _):
+      let text = CRDTText(createdAt: meta.createdAt)
+      for piece in pieces {
+        text.appendDecoded(id: piece.id, content: piece.value, removedAt: piece.removedAt,
+                           attributes: piece.attributes.isEmpty ? nil : TextAttributes(piece.attributes))
+      }
+      element = text
     }
     element.movedAt = meta.movedAt
     element.removedAt = meta.removedAt
@@ -117,6 +141,12 @@ package enum ElementSnapshot: Sendable, Equatable {
           element: node.element.map { ElementSnapshot($0) },
           positionID: node.element?.createdAt == node.id ? nil : node.id,
           positionMovedAt: node.movedAt, positionRemovedAt: node.removedAt)
+      }, meta)
+    case let text as CRDTText:
+      self = .text(text.pieces.map { handle in
+        let node = text.nodes[Int(handle)]
+        return TextNode(id: node.id, value: text.content(of: handle), removedAt: node.removedAt,
+                        attributes: text.attributes(of: handle)?.entries ?? [])
       }, meta)
     default:
       preconditionFailure("ElementSnapshot cannot describe \(type(of: element))")

@@ -33,6 +33,19 @@ public final class JSONArray {
     return JSONArray(context: context, array: child)
   }
 
+  /// The text at `index`.
+  public func text(at index: Int) -> JSONText? {
+    guard context.isActive, index >= 0, let child = array.element(at: index) as? CRDTText else { return nil }
+    return JSONText(context: context, text: child)
+  }
+
+  /// Appends a new empty text and returns it.
+  @discardableResult
+  public func appendNewText() -> JSONText {
+    let element = appendNew { .text([], $0) }
+    return JSONText(context: context, text: element as? CRDTText ?? CRDTText(createdAt: .initial))
+  }
+
   /// The counter at `index`.
   public func counter(at index: Int) -> JSONCounter? {
     guard context.isActive, index >= 0, let child = array.element(at: index) as? CRDTCounter else { return nil }

@@ -47,6 +47,19 @@ public final class JSONObject {
     return JSONArray(context: context, array: child)
   }
 
+  /// The text at `key`.
+  public func text(_ key: String) -> JSONText? {
+    guard context.isActive, let child = object.get(key) as? CRDTText else { return nil }
+    return JSONText(context: context, text: child)
+  }
+
+  /// Sets a new empty text at `key` and returns it.
+  @discardableResult
+  public func setNewText(_ key: String) -> JSONText {
+    let element = setNew(key) { .text([], $0) }
+    return JSONText(context: context, text: element as? CRDTText ?? CRDTText(createdAt: .initial))
+  }
+
   /// The counter at `key`.
   public func counter(_ key: String) -> JSONCounter? {
     guard context.isActive, let child = object.get(key) as? CRDTCounter else { return nil }

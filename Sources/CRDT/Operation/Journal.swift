@@ -18,6 +18,11 @@ package final class Journal {
     case undoArrayInsert(CRDTArray, CRDTElement)
     case undoMove(CRDTArray, CRDTArray.MoveResult)
     case restoreCounter(CRDTCounter, CounterValue)
+    case textUndoSplit(CRDTText, Int32, Int32)
+    case textRestoreRemoved(CRDTText, Int32, TimeTicket?)
+    case textUnlinkInserted(CRDTText, Int32)
+    case textRestoreAttributes(CRDTText, Int32, TextAttributes?)
+    case restoreGCPair(CRDTRoot.GCPair)
   }
 
   @exclusivity(unchecked) package private(set) var records: [Record] = []
@@ -57,6 +62,16 @@ package final class Journal {
         array.undoMove(result)
       case .restoreCounter(let counter, let value):
         counter.restore(value)
+      case .textUndoSplit(let text, let left, let right):
+        text.undoSplit(left, right)
+      case .textRestoreRemoved(let text, let handle, let removedAt):
+        text.restoreRemoved(handle, removedAt)
+      case .textUnlinkInserted(let text, let handle):
+        text.undoInsert(handle)
+      case .textRestoreAttributes(let text, let handle, let attributes):
+        text.restoreAttributes(handle, attributes)
+      case .restoreGCPair(let pair):
+        root.registerGCPair(pair)
       }
     }
     commit()

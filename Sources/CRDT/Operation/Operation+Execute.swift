@@ -12,7 +12,11 @@ extension Operation {
   ///   or one of the wrong kind. Nothing has been mutated when it throws.
   ///   - target: the element named by `parentCreatedAt` when the caller already holds it (a local
   ///     edit); nil looks it up.
-  package func execute(on root: CRDTRoot, journal: Journal, wantsInfo: Bool, target: CRDTElement? = nil) throws(YorkieError) -> [OperationInfo] {
+  ///   - versionVector: the version vector of the change the operation belongs to; nil (or empty)
+  ///     for a local edit, which knows everything. Text edits use it to leave alone what their
+  ///     author had not seen.
+  package func execute(on root: CRDTRoot, journal: Journal, wantsInfo: Bool, target: CRDTElement? = nil,
+                       versionVector: VersionVector? = nil) throws(YorkieError) -> [OperationInfo] {
     guard let parent = target ?? root.element(parentCreatedAt) else {
       throw YorkieError(.elementNotFound, "no element created at \(parentCreatedAt) to apply \(kindName) to")
     }
@@ -124,6 +128,41 @@ extension Operation {
       guard wantsInfo, let path = root.path(of: array.createdAt) else { return [] }
       return [OperationInfo(type: "array-set", path: path)]
 
+    case .edit(_, let from, let to, let content, let attributes, let executedAt):
+      guard let text = parent as? CRDTText else { throw mismatch(parent, expected: "a text") }
+      let knowledge = versionVector.flatMap { $0.isEmpty ? nil : $0 }
+      let result = try text.edit(from: from, to: to, content: content, attributes: attributes,
+                                 editedAt: executedAt, versionVector: knowledge, journal: journal)
+      for handle in result.removed {
+        let pair = CRDTRoot.GCPair(parent: text, child: .textNode(text.nodes[Int(handle)].id), removedAt: executedAt)
+        let key = CRDTRoot.GCPairKey(parent: text.createdAt, child: pair.child)
+        if let previous = root.gcPair(key) { journal.append(.restoreGCPair(previous)) } else { journal.append(.unregisterGCPair(key)) }
+        root.registerGCPair(pair)
+      }
+      guard wantsInfo, let path = root.path(of: text.createdAt) else { return [] }
+      return [OperationInfo(type: "edit", path: path, from: result.fromIndex, to: result.toIndex, value: .string(content))]
+
+    case .style(_, let from, let to, let attributes, let attributesToRemove, let executedAt):
+      guard let text = parent as? CRDTText else { throw mismatch(parent, expected: "a text") }
+      let knowledge = versionVector.flatMap { $0.isEmpty ? nil : $0 }
+      let result = try text.style(from: from, to: to, attributes: attributes, attributesToRemove: attributesToRemove,
+                                  editedAt: executedAt, versionVector: knowledge, journal: journal)
+      for (handle, name) in result.tombstones {
+        let pair = CRDTRoot.GCPair(parent: text, child: .textAttribute(text.nodes[Int(handle)].id, name), removedAt: executedAt)
+        let key = CRDTRoot.GCPairKey(parent: text.createdAt, child: pair.child)
+        if let previous = root.gcPair(key) { journal.append(.restoreGCPair(previous)) } else { journal.append(.unregisterGCPair(key)) }
+        root.registerGCPair(pair)
+      }
+      for (id, name, _) in result.revived {
+        let key = CRDTRoot.GCPairKey(parent: text.createdAt, child: .textAttribute(id, name))
+        if let previous = root.gcPair(key) {
+          journal.append(.restoreGCPair(previous))
+          root.unregisterGCPair(key)
+        }
+      }
+      guard wantsInfo, let path = root.path(of: text.createdAt) else { return [] }
+      return [OperationInfo(type: "style", path: path, from: result.fromIndex, to: result.toIndex)]
+
     case .increase(_, let operand, _):
       guard let counter = parent as? CRDTCounter else { throw mismatch(parent, expected: "a counter") }
       let delta: Int64
@@ -147,6 +186,8 @@ extension Operation {
     case .remove: return "Remove"
     case .arraySet: return "ArraySet"
     case .increase: return "Increase"
+    case .edit: return "Edit"
+    case .style: return "Style"
     }
   }
 

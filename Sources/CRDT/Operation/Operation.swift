@@ -12,12 +12,19 @@ package enum Operation: Sendable, Equatable {
   case arraySet(parentCreatedAt: TimeTicket, createdAt: TimeTicket, value: ElementSnapshot, executedAt: TimeTicket)
   /// Add to a counter. `value` is an Integer or Long primitive.
   case increase(parentCreatedAt: TimeTicket, value: PrimitiveValue, executedAt: TimeTicket)
+  /// Replace a range of a text with `content` (attributes JSON-encoded, as on the wire).
+  indirect case edit(parentCreatedAt: TimeTicket, from: TextPosition, to: TextPosition, content: String,
+                     attributes: [String: String]?, executedAt: TimeTicket)
+  /// Set and remove attributes on a range of a text.
+  indirect case style(parentCreatedAt: TimeTicket, from: TextPosition, to: TextPosition, attributes: [String: String],
+                      attributesToRemove: [String], executedAt: TimeTicket)
 
   /// The container (or counter) the operation targets.
   package var parentCreatedAt: TimeTicket {
     switch self {
     case .set(let parent, _, _, _), .add(let parent, _, _, _), .move(let parent, _, _, _),
-      .remove(let parent, _, _), .arraySet(let parent, _, _, _), .increase(let parent, _, _):
+      .remove(let parent, _, _), .arraySet(let parent, _, _, _), .increase(let parent, _, _),
+      .edit(let parent, _, _, _, _, _), .style(let parent, _, _, _, _, _):
       return parent
     }
   }
@@ -26,7 +33,8 @@ package enum Operation: Sendable, Equatable {
   package var executedAt: TimeTicket {
     switch self {
     case .set(_, _, _, let at), .add(_, _, _, let at), .move(_, _, _, let at),
-      .remove(_, _, let at), .arraySet(_, _, _, let at), .increase(_, _, let at):
+      .remove(_, _, let at), .arraySet(_, _, _, let at), .increase(_, _, let at),
+      .edit(_, _, _, _, _, let at), .style(_, _, _, _, _, let at):
       return at
     }
   }

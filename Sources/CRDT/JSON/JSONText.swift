@@ -1,0 +1,118 @@
+/// A text in a document, as seen inside ``Document/update(message:_:)``.
+///
+/// Offsets are UTF-16 code units, as in every Yorkie SDK (`"🌷".utf16.count == 2`). A range
+/// outside the text, a reversed range, or an offset that falls between the two halves of a
+/// surrogate pair throws ``YorkieError`` with code `indexOutOfBounds` and changes nothing.
+/// Attribute values are stored as JSON, as the JS SDK stores them.
+public final class JSONText {
+  let context: UpdateContext
+  let text: CRDTText
+
+  init(context: UpdateContext, text: CRDTText) {
+    self.context = context
+    self.text = text
+  }
+
+  /// The length in UTF-16 code units.
+  public var length: Int { text.length }
+
+  /// The plain content.
+  public var string: String { text.string }
+
+  /// Replaces `from..<to` with `content`, styled with `attributes` when given.
+  ///
+  /// - Returns: the caret after the edit, as an index range (both ends equal).
+  @discardableResult
+  public func edit(_ from: Int, _ to: Int, _ content: String, attributes: [String: JSONValue]? = nil) throws -> (Int, Int) {
+    try context.ensureActive()
+    let (fromPosition, toPosition) = try positions(from, to)
+    let encoded = try attributes.map { try JSONText.encode($0) }
+    let ticket = context.issueTicket()
+    try context.push(.edit(parentCreatedAt: text.createdAt, from: fromPosition, to: toPosition, content: content,
+                           attributes: encoded, executedAt: ticket), target: text)
+    let caret = from + content.utf16.count
+    return (caret, caret)
+  }
+
+  /// Deletes `from..<to`.
+  public func delete(_ from: Int, _ to: Int) throws {
+    try edit(from, to, "")
+  }
+
+  /// Sets `attributes` on `from..<to`.
+  public func setStyle(_ from: Int, _ to: Int, _ attributes: [String: JSONValue]) throws {
+    try context.ensureActive()
+    let (fromPosition, toPosition) = try positions(from, to)
+    let encoded = try JSONText.encode(attributes)
+    let ticket = context.issueTicket()
+    try context.push(.style(parentCreatedAt: text.createdAt, from: fromPosition, to: toPosition, attributes: encoded,
+                            attributesToRemove: [], executedAt: ticket), target: text)
+  }
+
+  /// Removes the attributes named `keys` from `from..<to`.
+  public func removeStyle(_ from: Int, _ to: Int, keys: [String]) throws {
+    try context.ensureActive()
+    let (fromPosition, toPosition) = try positions(from, to)
+    let ticket = context.issueTicket()
+    try context.push(.style(parentCreatedAt: text.createdAt, from: fromPosition, to: toPosition, attributes: [:],
+                            attributesToRemove: keys, executedAt: ticket), target: text)
+  }
+
+  /// Converts an index range into positions that stay attached to the same characters while
+  /// others edit the text (for shared cursors and selections).
+  public func indexRangeToPosRange(_ range: (Int, Int)) throws -> (TextPosition, TextPosition) {
+    try context.ensureActive()
+    return try positions(range.0, range.1)
+  }
+
+  /// Converts positions back into the current index range.
+  public func posRangeToIndexRange(_ range: (TextPosition, TextPosition)) throws -> (Int, Int) {
+    try context.ensureActive()
+    guard let from = text.index(of: range.0, preferLeft: false) else {
+      throw YorkieError(.elementNotFound, "the text has no position \(range.0)")
+    }
+    if range.0 == range.1 { return (from, from) }
+    guard let to = text.index(of: range.1, preferLeft: true) else {
+      throw YorkieError(.elementNotFound, "the text has no position \(range.1)")
+    }
+    return (from, to)
+  }
+
+  /// The text as JSON: `[{"val":"H"},{"attrs":{"bold":true},"val":"ello"}]`.
+  public func toJSON() -> String { text.toJSON() }
+
+  // MARK: Internals
+
+  private func positions(_ from: Int, _ to: Int) throws(YorkieError) -> (TextPosition, TextPosition) {
+    let length = text.length
+    guard from >= 0, to <= length, from <= to else {
+      throw YorkieError(.indexOutOfBounds, "the range \(from)..<\(to) is outside a text of length \(length)")
+    }
+    try checkNotInsideSurrogatePair(from)
+    try checkNotInsideSurrogatePair(to)
+    guard let fromPosition = text.position(at: from) else {
+      throw YorkieError(.indexOutOfBounds, "the text has no index \(from)")
+    }
+    if from == to { return (fromPosition, fromPosition) }
+    guard let toPosition = text.position(at: to) else {
+      throw YorkieError(.indexOutOfBounds, "the text has no index \(to)")
+    }
+    return (fromPosition, toPosition)
+  }
+
+  private func checkNotInsideSurrogatePair(_ offset: Int) throws(YorkieError) {
+    guard offset > 0, offset < text.length, let unit = text.unit(at: offset), UTF16.isTrailSurrogate(unit),
+      let previous = text.unit(at: offset - 1), UTF16.isLeadSurrogate(previous)
+    else { return }
+    throw YorkieError(.indexOutOfBounds, "the offset \(offset) falls inside a surrogate pair")
+  }
+
+  static func encode(_ attributes: [String: JSONValue]) throws(YorkieError) -> [String: String] {
+    var encoded: [String: String] = [:]
+    for (key, value) in attributes {
+      try UpdateContext.validate(value)
+      encoded[key] = value.jsonString
+    }
+    return encoded
+  }
+}

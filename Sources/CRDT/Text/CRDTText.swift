@@ -1,0 +1,519 @@
+/// Collaborative text: Yorkie's `RGATreeSplit`, a chain of pieces of text in document order.
+///
+/// Every insertion adds one piece named by the edit's ticket. Pieces are split when an edit
+/// starts or ends inside them; the parts keep the insertion's ticket and record their offset
+/// inside it, so a position — (piece, offset) — means the same place on every replica. Deleted
+/// pieces stay as tombstones until garbage collection.
+///
+/// ```
+///  head ─▶ [5:a:1 +0 "He"] ─▶ [7:b:1 +0 "y"] ─▶ [5:a:1 +2 "llo"]{removed} ─▶ …
+///                 └──────── insNext ─────────────────────▲
+/// ```
+///
+/// Storage: pieces live in an arena addressed by `Int32` handles; their UTF-16 content lives in
+/// one append-only buffer (a piece is a range of it, so splitting copies nothing); a
+/// ``SequenceIndex`` weighted by visible length maps indexes to pieces in O(log n); a
+/// ``TicketMap`` finds the first piece of an insertion, and the `insNext` chain the others.
+///
+/// Invariants (``checkInvariants()``):
+/// 1. Following `next` from the head visits every piece once; `prev` mirrors `next`.
+/// 2. The index holds every piece in chain order, weighted by its length when live, 0 when removed.
+/// 3. The pieces of one insertion form an `insPrev`/`insNext` chain in increasing offset, each
+///    piece's content following its predecessor's in the buffer; `firstPiece` names the chain's head.
+/// 4. Attribute sets are referenced by at most one piece.
+package final class CRDTText: CRDTElement {
+  package struct Node {
+    package var id: TextNodeID
+    package var start: Int32
+    package var length: Int32
+    package var removedAt: TimeTicket?
+    package var prev: Int32
+    package var next: Int32
+    package var insPrev: Int32
+    package var insNext: Int32
+    package var attributes: Int32
+
+    package var isRemoved: Bool { removedAt != nil }
+  }
+
+  package static let head: Int32 = 0
+
+  @exclusivity(unchecked) package private(set) var nodes: [Node]
+  @exclusivity(unchecked) private var freeHandles: [Int32] = []
+  @exclusivity(unchecked) package private(set) var buffer: [UInt16] = []
+  @exclusivity(unchecked) private var index = SequenceIndex()
+  @exclusivity(unchecked) private var firstPiece = TicketMap<Int32>()
+  @exclusivity(unchecked) package private(set) var attributeSets: [TextAttributes] = []
+  @exclusivity(unchecked) private var freeAttributeSets: [Int32] = []
+
+  package override init(createdAt: TimeTicket) {
+    nodes = [Node(id: TextNodeID(createdAt: .initial, offset: 0), start: 0, length: 0, removedAt: nil,
+                  prev: -1, next: -1, insPrev: -1, insNext: -1, attributes: -1)]
+    super.init(createdAt: createdAt)
+  }
+
+  // MARK: Reading
+
+  /// The visible length in UTF-16 code units.
+  package var length: Int { index.totalWeight }
+
+  /// The visible content.
+  package var string: String {
+    var units: [UInt16] = []
+    units.reserveCapacity(length)
+    var handle = nodes[Int(CRDTText.head)].next
+    while handle >= 0 {
+      let node = nodes[Int(handle)]
+      if !node.isRemoved { units.append(contentsOf: buffer[Int(node.start)..<Int(node.start + node.length)]) }
+      handle = node.next
+    }
+    return String(decoding: units, as: UTF16.self)
+  }
+
+  /// The UTF-16 unit at visible `index`.
+  package func unit(at position: Int) -> UInt16? {
+    guard let found = index.find(position) else { return nil }
+    return buffer[Int(nodes[Int(found.handle)].start) + found.offset]
+  }
+
+  /// The content of a piece.
+  package func content(of handle: Int32) -> String {
+    let node = nodes[Int(handle)]
+    return String(decoding: buffer[Int(node.start)..<Int(node.start + node.length)], as: UTF16.self)
+  }
+
+  /// Every piece after the head, in order.
+  package var pieces: [Int32] {
+    var result: [Int32] = []
+    var handle = nodes[Int(CRDTText.head)].next
+    while handle >= 0 {
+      result.append(handle)
+      handle = nodes[Int(handle)].next
+    }
+    return result
+  }
+
+  // MARK: Positions
+
+  /// The position of visible `index` (0...length). A boundary belongs to the piece on its left.
+  package func position(at textIndex: Int) -> TextPosition? {
+    guard textIndex >= 0, textIndex <= length else { return nil }
+    if textIndex == 0 { return TextPosition(id: nodes[Int(CRDTText.head)].id, relativeOffset: 0) }
+    guard let found = index.find(textIndex, inclusiveEnd: true) else { return nil }
+    return TextPosition(id: nodes[Int(found.handle)].id, relativeOffset: Int32(found.offset))
+  }
+
+  /// The visible index of `position`; `preferLeft` resolves a piece boundary to the end of the
+  /// piece on its left (for the end of a range).
+  package func index(of position: TextPosition, preferLeft: Bool) -> Int? {
+    let absolute = position.absoluteID
+    guard let handle = preferLeft ? floorPreferringLeft(absolute) : floorPiece(absolute) else { return nil }
+    if handle == CRDTText.head { return 0 }
+    let node = nodes[Int(handle)]
+    let offset = node.isRemoved ? 0 : Int(absolute.offset - node.id.offset)
+    return index.offset(of: handle) + offset
+  }
+
+  /// The piece of the insertion `id.createdAt` whose range starts at or before `id.offset`.
+  package func floorPiece(_ id: TextNodeID) -> Int32? {
+    if id.createdAt == nodes[Int(CRDTText.head)].id.createdAt && id.offset == 0 { return CRDTText.head }
+    guard var handle = firstPiece[id.createdAt], nodes[Int(handle)].id.offset <= id.offset else { return nil }
+    while true {
+      let next = nodes[Int(handle)].insNext
+      if next < 0 || nodes[Int(next)].id.offset > id.offset { return handle }
+      handle = next
+    }
+  }
+
+  /// As ``floorPiece(_:)``, but a position exactly at the start of a split part refers to the
+  /// end of the part before it (Yorkie's `findFloorNodePreferToLeft`).
+  package func floorPreferringLeft(_ id: TextNodeID) -> Int32? {
+    guard let handle = floorPiece(id) else { return nil }
+    if id.offset > 0, nodes[Int(handle)].id.offset == id.offset, nodes[Int(handle)].insPrev >= 0 {
+      return nodes[Int(handle)].insPrev
+    }
+    return handle
+  }
+
+  // MARK: Editing
+
+  /// What an edit did.
+  package struct EditResult {
+    /// The visible index range the edit replaced, before it ran.
+    package var fromIndex: Int
+    package var toIndex: Int
+    /// Pieces removed by the edit (for garbage collection).
+    package var removed: [Int32]
+    /// The piece inserted, if any.
+    package var inserted: Int32?
+  }
+
+  /// Finds the piece boundary at `position`, splitting a piece if needed, then walks past
+  /// following pieces inserted concurrently with a newer ticket (RGA: they stay in front).
+  ///
+  /// - Returns: the piece left of the boundary and the one right of it (-1 at the end).
+  package func boundary(at position: TextPosition, editedAt: TimeTicket, journal: Journal) throws(YorkieError) -> (left: Int32, right: Int32) {
+    let absolute = position.absoluteID
+    guard var handle = floorPreferringLeft(absolute) else {
+      throw YorkieError(.elementNotFound, "text \(createdAt) has no piece \(absolute)")
+    }
+    let offset = Int(absolute.offset - nodes[Int(handle)].id.offset)
+    guard offset >= 0, offset <= Int(nodes[Int(handle)].length) else {
+      throw YorkieError(.elementNotFound, "text \(createdAt): offset \(absolute.offset) is outside piece \(nodes[Int(handle)].id)")
+    }
+    split(handle, at: offset, journal: journal)
+    while true {
+      let next = nodes[Int(handle)].next
+      if next < 0 || !nodes[Int(next)].id.createdAt.isAfter(editedAt) { break }
+      handle = next
+    }
+    return (handle, nodes[Int(handle)].next)
+  }
+
+  /// Replaces the range `from..<to` with `content`.
+  ///
+  /// - Parameter versionVector: what the editor had seen; nil for a local edit (everything).
+  ///   Pieces the editor had not seen (inserted concurrently) are not deleted.
+  package func edit(from: TextPosition, to: TextPosition, content: String, attributes: [String: String]?,
+                    editedAt: TimeTicket, versionVector: VersionVector?, journal: Journal) throws(YorkieError) -> EditResult {
+    let (toLeft, toRight) = try boundary(at: to, editedAt: editedAt, journal: journal)
+    let (fromLeft, fromRight) = try boundary(at: from, editedAt: editedAt, journal: journal)
+    let fromIndex = fromLeft == CRDTText.head ? 0 : index.offset(of: fromLeft) + visibleLength(fromLeft)
+    let toIndex = toRight >= 0 ? index.offset(of: toRight) : (toLeft == CRDTText.head ? 0 : index.offset(of: toLeft) + visibleLength(toLeft))
+    var removed: [Int32] = []
+    var handle = fromRight
+    while handle >= 0 && handle != toRight {
+      let next = nodes[Int(handle)].next
+      if canDelete(handle, editedAt: editedAt, versionVector: versionVector) {
+        journal.append(.textRestoreRemoved(self, handle, nodes[Int(handle)].removedAt))
+        nodes[Int(handle)].removedAt = editedAt
+        index.setWeight(handle, 0)
+        removed.append(handle)
+      }
+      handle = next
+    }
+    var inserted: Int32? = nil
+    let units = Array(content.utf16)
+    if !units.isEmpty {
+      let start = Int32(buffer.count)
+      buffer.append(contentsOf: units)
+      var attributeSet: Int32 = -1
+      if let attributes, !attributes.isEmpty {
+        var set = TextAttributes()
+        for (key, value) in attributes.sorted(by: { $0.key < $1.key }) { set.set(key, value, executedAt: editedAt) }
+        attributeSet = storeAttributes(set)
+      }
+      let node = Node(id: TextNodeID(createdAt: editedAt, offset: 0), start: start, length: Int32(units.count), removedAt: nil,
+                      prev: fromLeft, next: -1, insPrev: -1, insNext: -1, attributes: attributeSet)
+      let newHandle = link(node, after: fromLeft)
+      firstPiece[editedAt] = newHandle
+      journal.append(.textUnlinkInserted(self, newHandle))
+      inserted = newHandle
+    }
+    return EditResult(fromIndex: fromIndex, toIndex: toIndex, removed: removed, inserted: inserted)
+  }
+
+  /// Yorkie's rule: a piece is deleted when the editor had seen it inserted, and it is live or
+  /// was removed earlier than this edit (concurrent deletions converge on the latest ticket).
+  private func canDelete(_ handle: Int32, editedAt: TimeTicket, versionVector: VersionVector?) -> Bool {
+    let node = nodes[Int(handle)]
+    if let versionVector {
+      guard (versionVector[node.id.createdAt.actorID] ?? 0) >= node.id.createdAt.lamport else { return false }
+    }
+    guard let removedAt = node.removedAt else { return true }
+    return editedAt.isAfter(removedAt)
+  }
+
+  /// What a style change did.
+  package struct StyleResult {
+    package var fromIndex: Int
+    package var toIndex: Int
+    /// Attribute tombstones created (piece, key, removedAt).
+    package var tombstones: [(Int32, String)]
+    /// Attribute tombstones that a newer value replaced (no longer garbage).
+    package var revived: [(TextNodeID, String, TimeTicket)]
+  }
+
+  /// Sets and removes attributes on the pieces of `from..<to` that the editor had seen.
+  package func style(from: TextPosition, to: TextPosition, attributes: [String: String], attributesToRemove: [String],
+                     editedAt: TimeTicket, versionVector: VersionVector?, journal: Journal) throws(YorkieError) -> StyleResult {
+    let (_, toRight) = try boundary(at: to, editedAt: editedAt, journal: journal)
+    let (fromLeft, fromRight) = try boundary(at: from, editedAt: editedAt, journal: journal)
+    let fromIndex = fromLeft == CRDTText.head ? 0 : index.offset(of: fromLeft) + visibleLength(fromLeft)
+    let toIndex = toRight >= 0 ? index.offset(of: toRight) : length
+    var result = StyleResult(fromIndex: fromIndex, toIndex: toIndex, tombstones: [], revived: [])
+    var handle = fromRight
+    let sortedAttributes = attributes.sorted { $0.key < $1.key }
+    while handle >= 0 && handle != toRight {
+      let node = nodes[Int(handle)]
+      let known = versionVector.map { ($0[node.id.createdAt.actorID] ?? 0) >= node.id.createdAt.lamport } ?? true
+      if known {
+        var set = node.attributes >= 0 ? attributeSets[Int(node.attributes)] : TextAttributes()
+        let before = set
+        for (key, value) in sortedAttributes {
+          let outcome = set.set(key, value, executedAt: editedAt)
+          if let old = outcome.replacedTombstone { result.revived.append((node.id, key, old.updatedAt)) }
+        }
+        for key in attributesToRemove where set.remove(key, executedAt: editedAt) {
+          result.tombstones.append((handle, key))
+        }
+        if set != before {
+          journal.append(.textRestoreAttributes(self, handle, node.attributes >= 0 ? before : nil))
+          setAttributes(handle, set)
+        }
+      }
+      handle = nodes[Int(handle)].next
+    }
+    return result
+  }
+
+  /// The attributes of a piece.
+  package func attributes(of handle: Int32) -> TextAttributes? {
+    let set = nodes[Int(handle)].attributes
+    return set >= 0 ? attributeSets[Int(set)] : nil
+  }
+
+  @inline(__always) private func visibleLength(_ handle: Int32) -> Int {
+    nodes[Int(handle)].isRemoved ? 0 : Int(nodes[Int(handle)].length)
+  }
+
+  // MARK: Structure
+
+  /// Splits piece `handle` so that a boundary falls `offset` units into it.
+  private func split(_ handle: Int32, at offset: Int, journal: Journal) {
+    let node = nodes[Int(handle)]
+    guard offset > 0, offset < Int(node.length) else { return }
+    var attributeSet: Int32 = -1
+    if node.attributes >= 0 { attributeSet = storeAttributes(attributeSets[Int(node.attributes)]) }
+    let right = Node(id: TextNodeID(createdAt: node.id.createdAt, offset: node.id.offset + Int32(offset)),
+                     start: node.start + Int32(offset), length: node.length - Int32(offset), removedAt: node.removedAt,
+                     prev: handle, next: -1, insPrev: handle, insNext: node.insNext, attributes: attributeSet)
+    nodes[Int(handle)].length = Int32(offset)
+    if !node.isRemoved { index.setWeight(handle, offset) }
+    let rightHandle = link(right, after: handle)
+    if node.insNext >= 0 { nodes[Int(node.insNext)].insPrev = rightHandle }
+    nodes[Int(handle)].insNext = rightHandle
+    journal.append(.textUndoSplit(self, handle, rightHandle))
+  }
+
+  /// Merges a split back (rollback only): `right` must be `left`'s split-off part.
+  package func undoSplit(_ left: Int32, _ right: Int32) {
+    let rightNode = nodes[Int(right)]
+    nodes[Int(left)].length += rightNode.length
+    nodes[Int(left)].insNext = rightNode.insNext
+    if rightNode.insNext >= 0 { nodes[Int(rightNode.insNext)].insPrev = left }
+    releaseAttributes(rightNode.attributes)
+    unlink(right)
+    if !nodes[Int(left)].isRemoved { index.setWeight(left, Int(nodes[Int(left)].length)) }
+  }
+
+  /// Removes an inserted piece (rollback only).
+  package func undoInsert(_ handle: Int32) {
+    let node = nodes[Int(handle)]
+    if firstPiece[node.id.createdAt] == handle { firstPiece.remove(node.id.createdAt) }
+    releaseAttributes(node.attributes)
+    unlink(handle)
+  }
+
+  /// Restores a piece's removal state (rollback only).
+  package func restoreRemoved(_ handle: Int32, _ removedAt: TimeTicket?) {
+    nodes[Int(handle)].removedAt = removedAt
+    index.setWeight(handle, removedAt == nil ? Int(nodes[Int(handle)].length) : 0)
+  }
+
+  /// Restores a piece's attributes (rollback only).
+  package func restoreAttributes(_ handle: Int32, _ attributes: TextAttributes?) {
+    if let attributes {
+      setAttributes(handle, attributes)
+    } else {
+      releaseAttributes(nodes[Int(handle)].attributes)
+      nodes[Int(handle)].attributes = -1
+    }
+  }
+
+  private func setAttributes(_ handle: Int32, _ set: TextAttributes) {
+    let current = nodes[Int(handle)].attributes
+    if current >= 0 {
+      attributeSets[Int(current)] = set
+    } else {
+      nodes[Int(handle)].attributes = storeAttributes(set)
+    }
+  }
+
+  private func storeAttributes(_ set: TextAttributes) -> Int32 {
+    if let reused = freeAttributeSets.popLast() {
+      attributeSets[Int(reused)] = set
+      return reused
+    }
+    attributeSets.append(set)
+    return Int32(attributeSets.count - 1)
+  }
+
+  private func releaseAttributes(_ set: Int32) {
+    guard set >= 0 else { return }
+    attributeSets[Int(set)] = TextAttributes()
+    freeAttributeSets.append(set)
+  }
+
+  private func link(_ node: Node, after anchor: Int32) -> Int32 {
+    var node = node
+    node.prev = anchor
+    node.next = nodes[Int(anchor)].next
+    let handle: Int32
+    if let reused = freeHandles.popLast() {
+      handle = reused
+      nodes[Int(handle)] = node
+    } else {
+      handle = Int32(nodes.count)
+      nodes.append(node)
+    }
+    if node.next >= 0 { nodes[Int(node.next)].prev = handle }
+    nodes[Int(anchor)].next = handle
+    index.insert(handle, weight: node.isRemoved ? 0 : Int(node.length), after: anchor == CRDTText.head ? nil : anchor)
+    return handle
+  }
+
+  private func unlink(_ handle: Int32) {
+    let node = nodes[Int(handle)]
+    nodes[Int(node.prev)].next = node.next
+    if node.next >= 0 { nodes[Int(node.next)].prev = node.prev }
+    index.remove(handle)
+    nodes[Int(handle)] = Node(id: TextNodeID(createdAt: .initial, offset: -1), start: 0, length: 0, removedAt: nil,
+                              prev: -1, next: -1, insPrev: -1, insNext: -1, attributes: -1)
+    freeHandles.append(handle)
+  }
+
+  /// Appends a piece exactly as a snapshot describes it.
+  package func appendDecoded(id: TextNodeID, content: String, removedAt: TimeTicket?, attributes: TextAttributes?) {
+    let units = Array(content.utf16)
+    let start = Int32(buffer.count)
+    buffer.append(contentsOf: units)
+    var last = CRDTText.head
+    while nodes[Int(last)].next >= 0 { last = nodes[Int(last)].next }
+    let attributeSet = attributes.map { storeAttributes($0) } ?? -1
+    let handle = link(Node(id: id, start: start, length: Int32(units.count), removedAt: removedAt,
+                           prev: last, next: -1, insPrev: -1, insNext: -1, attributes: attributeSet), after: last)
+    // Chain the pieces of one insertion in offset order.
+    if let first = firstPiece[id.createdAt] {
+      var tail = first
+      while nodes[Int(tail)].insNext >= 0 { tail = nodes[Int(tail)].insNext }
+      if nodes[Int(tail)].id.offset < id.offset {
+        nodes[Int(tail)].insNext = handle
+        nodes[Int(handle)].insPrev = tail
+      }
+    } else {
+      firstPiece[id.createdAt] = handle
+    }
+  }
+
+  // MARK: Garbage collection
+
+  /// The removed pieces, for rebuilding the GC registry after a snapshot.
+  package var removedPieces: [Int32] { pieces.filter { nodes[Int($0)].isRemoved } }
+
+  /// The piece with this id, exactly.
+  package func piece(withID id: TextNodeID) -> Int32? {
+    guard let handle = floorPiece(id), handle != CRDTText.head, nodes[Int(handle)].id == id else { return nil }
+    return handle
+  }
+
+  /// Whether purging piece `handle` cannot change where a future insertion lands (see
+  /// ``CRDTArray/isSafeToPurge(_:_:allCovered:)``: the run of newer pieces after it must be
+  /// known to every replica).
+  package func isSafeToPurge(_ handle: Int32, _ minSyncedVersionVector: VersionVector) -> Bool {
+    let createdAt = nodes[Int(handle)].id.createdAt
+    var next = nodes[Int(handle)].next
+    while next >= 0 && nodes[Int(next)].id.createdAt.isAfter(createdAt) {
+      if !minSyncedVersionVector.covers(nodes[Int(next)].id.createdAt) { return false }
+      next = nodes[Int(next)].next
+    }
+    return true
+  }
+
+  /// Physically deletes a removed piece.
+  package func purge(_ handle: Int32) {
+    let node = nodes[Int(handle)]
+    if node.insPrev >= 0 { nodes[Int(node.insPrev)].insNext = node.insNext }
+    if node.insNext >= 0 { nodes[Int(node.insNext)].insPrev = node.insPrev }
+    if firstPiece[node.id.createdAt] == handle {
+      if node.insNext >= 0 { firstPiece[node.id.createdAt] = node.insNext } else { firstPiece.remove(node.id.createdAt) }
+    }
+    releaseAttributes(node.attributes)
+    unlink(handle)
+  }
+
+  /// Deletes an attribute tombstone.
+  package func purgeAttribute(_ handle: Int32, key: String, removedAt: TimeTicket) -> Bool {
+    let set = nodes[Int(handle)].attributes
+    guard set >= 0 else { return false }
+    return attributeSets[Int(set)].purge(key, removedAt: removedAt)
+  }
+
+  // MARK: Element
+
+  package override func deepCopy() -> CRDTElement {
+    let copy = CRDTText(createdAt: createdAt)
+    copy.movedAt = movedAt
+    copy.removedAt = removedAt
+    for handle in pieces {
+      let node = nodes[Int(handle)]
+      copy.appendDecoded(id: node.id, content: content(of: handle), removedAt: node.removedAt, attributes: attributes(of: handle))
+    }
+    return copy
+  }
+
+  package override func writeJSON(into writer: inout JSONWriter, sorted: Bool) {
+    writer.raw("[")
+    var first = true
+    var handle = nodes[Int(CRDTText.head)].next
+    while handle >= 0 {
+      let node = nodes[Int(handle)]
+      if !node.isRemoved && node.length > 0 {
+        if !first { writer.raw(",") }
+        first = false
+        writer.raw("{")
+        if node.attributes >= 0, attributeSets[Int(node.attributes)].hasLive {
+          writer.raw("\"attrs\":")
+          attributeSets[Int(node.attributes)].writeJSON(into: &writer)
+          writer.raw(",")
+        }
+        writer.raw("\"val\":")
+        writer.string(content(of: handle))
+        writer.raw("}")
+      }
+      handle = node.next
+    }
+    writer.raw("]")
+  }
+
+  package override func toJSONValue() -> JSONValue {
+    JSONValueParser.parse(toJSON()) ?? .array([])
+  }
+
+  // MARK: Invariants
+
+  /// Verifies the invariants listed on the type; returns the first violation.
+  package func checkInvariants() -> String? {
+    if let problem = index.checkInvariants() { return "index: \(problem)" }
+    var order: [Int32] = []
+    var previous = CRDTText.head
+    var handle = nodes[Int(CRDTText.head)].next
+    while handle >= 0 {
+      let node = nodes[Int(handle)]
+      if node.prev != previous { return "piece \(handle) has prev \(node.prev), expected \(previous)" }
+      if index.weight(of: handle) != (node.isRemoved ? 0 : Int(node.length)) { return "piece \(node.id) has a wrong weight" }
+      if node.insNext >= 0 {
+        let next = nodes[Int(node.insNext)]
+        if next.insPrev != handle { return "insNext/insPrev disagree at \(node.id)" }
+        if next.id.createdAt != node.id.createdAt || next.id.offset <= node.id.offset { return "insNext of \(node.id) is \(next.id)" }
+      }
+      if node.insPrev < 0, firstPiece[node.id.createdAt] != handle { return "firstPiece does not name \(node.id)" }
+      order.append(handle)
+      if order.count > nodes.count { return "the chain has a cycle" }
+      previous = handle
+      handle = node.next
+    }
+    if order != index.handles { return "index order differs from the chain" }
+    return nil
+  }
+}
