@@ -66,7 +66,7 @@ struct ConvergenceTests {
         print("  change \(change.id.actorID.hex.suffix(2)):\(change.id.clientSeq) lamport \(change.id.lamport) vv \(change.id.versionVector)")
         for operation in change.operations { print("    \(operation)") }
       }
-      for doc in docs { print("POSITIONS \(await doc.actorID.hex.suffix(2))\n" + (await doc.debugPositions("$.list"))) }
+      for doc in docs { print("PIECES \(await doc.actorID.hex.suffix(2))\n" + (await doc.debugPieces("$.txt"))) }
     }
     let expectedPlain = await docs[0].toJSON()
     for (index, doc) in docs.enumerated() {

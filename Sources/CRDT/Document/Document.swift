@@ -364,6 +364,21 @@ public actor Document {
 
   // MARK: - Checks
 
+  /// A dump of the pieces of the text at `path` (debugging aid for tests).
+  package func debugPieces(_ path: String) -> String {
+    var current: CRDTElement = root.object
+    for part in path.split(separator: ".").dropFirst() {
+      guard let object = current as? CRDTObject, let child = object.get(String(part)) else { return "?" }
+      current = child
+    }
+    guard let text = current as? CRDTText else { return "not a text" }
+    return text.pieces.map { handle in
+      let node = text.nodes[Int(handle)]
+      let attrs = text.attributes(of: handle)?.entries.map { "\($0.key)=\($0.value)@\($0.updatedAt)\($0.isRemoved ? "x" : "")" }.joined(separator: ",") ?? ""
+      return "[\(node.id) \(text.content(of: handle).debugDescription) r\(node.removedAt.map { "\($0)" } ?? "") {\(attrs)}]"
+    }.joined(separator: "\n")
+  }
+
   /// A dump of the positions of the array at `path` (debugging aid for tests).
   package func debugPositions(_ path: String) -> String {
     var current: CRDTElement = root.object

@@ -33,13 +33,15 @@ package struct TextAttributes: Sendable, Equatable {
     return (true, nil)
   }
 
-  /// Removes `key` if `executedAt` is newer than its current value, leaving a tombstone.
+  /// Removes `key` if `executedAt` is newer than its current value, leaving a tombstone stamped
+  /// `executedAt` (a removal is a write like any other: removing again later moves the stamp,
+  /// so a concurrent older set cannot bring the value back).
   ///
-  /// - Returns: whether a tombstone was created.
+  /// - Returns: whether the tombstone was written.
   @discardableResult
   package mutating func remove(_ key: String, executedAt: TimeTicket) -> Bool {
     if let index = entries.firstIndex(where: { $0.key == key }) {
-      guard executedAt.isAfter(entries[index].updatedAt), !entries[index].isRemoved else { return false }
+      guard executedAt.isAfter(entries[index].updatedAt) else { return false }
       entries[index].isRemoved = true
       entries[index].updatedAt = executedAt
       return true
