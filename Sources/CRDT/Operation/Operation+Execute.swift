@@ -132,7 +132,7 @@ extension Operation {
       guard let text = parent as? CRDTText else { throw mismatch(parent, expected: "a text") }
       let knowledge = versionVector.flatMap { $0.isEmpty ? nil : $0 }
       let result = try text.edit(from: from, to: to, content: content, attributes: attributes,
-                                 editedAt: executedAt, versionVector: knowledge, journal: journal)
+                                 editedAt: executedAt, versionVector: knowledge, journal: journal, wantsIndexes: wantsInfo)
       for handle in result.removed {
         let pair = CRDTRoot.GCPair(parent: text, child: .textNode(text.nodes[Int(handle)].id), removedAt: executedAt)
         let key = CRDTRoot.GCPairKey(parent: text.createdAt, child: pair.child)

@@ -175,11 +175,16 @@ package final class CRDTText: CRDTElement {
   /// - Parameter versionVector: what the editor had seen; nil for a local edit (everything).
   ///   Pieces the editor had not seen (inserted concurrently) are not deleted.
   package func edit(from: TextPosition, to: TextPosition, content: String, attributes: [String: String]?,
-                    editedAt: TimeTicket, versionVector: VersionVector?, journal: Journal) throws(YorkieError) -> EditResult {
+                    editedAt: TimeTicket, versionVector: VersionVector?, journal: Journal, wantsIndexes: Bool = true) throws(YorkieError) -> EditResult {
     let (toLeft, toRight) = try boundary(at: to, editedAt: editedAt, journal: journal)
-    let (fromLeft, fromRight) = try boundary(at: from, editedAt: editedAt, journal: journal)
-    let fromIndex = fromLeft == CRDTText.head ? 0 : index.offset(of: fromLeft) + visibleLength(fromLeft)
-    let toIndex = toRight >= 0 ? index.offset(of: toRight) : (toLeft == CRDTText.head ? 0 : index.offset(of: toLeft) + visibleLength(toLeft))
+    // Resolving the same position again lands on the same boundary, so an insertion does it once.
+    let (fromLeft, fromRight) = from == to ? (toLeft, toRight) : try boundary(at: from, editedAt: editedAt, journal: journal)
+    var fromIndex = 0
+    var toIndex = 0
+    if wantsIndexes {
+      fromIndex = fromLeft == CRDTText.head ? 0 : index.offset(of: fromLeft) + visibleLength(fromLeft)
+      toIndex = toRight >= 0 ? index.offset(of: toRight) : (toLeft == CRDTText.head ? 0 : index.offset(of: toLeft) + visibleLength(toLeft))
+    }
     var removed: [Int32] = []
     var handle = fromRight
     while handle >= 0 && handle != toRight {
