@@ -13,10 +13,10 @@ package enum Operation: Sendable, Equatable {
   /// Add to a counter. `value` is an Integer or Long primitive.
   case increase(parentCreatedAt: TimeTicket, value: PrimitiveValue, executedAt: TimeTicket)
   /// Replace a range of a text with `content` (attributes JSON-encoded, as on the wire).
-  indirect case edit(parentCreatedAt: TimeTicket, from: TextPosition, to: TextPosition, content: String,
+  case edit(parentCreatedAt: TimeTicket, from: TextPosition, to: TextPosition, content: String,
                      attributes: [String: String]?, executedAt: TimeTicket)
   /// Set and remove attributes on a range of a text.
-  indirect case style(parentCreatedAt: TimeTicket, from: TextPosition, to: TextPosition, attributes: [String: String],
+  case style(parentCreatedAt: TimeTicket, from: TextPosition, to: TextPosition, attributes: [String: String],
                       attributesToRemove: [String], executedAt: TimeTicket)
 
   /// The container (or counter) the operation targets.
