@@ -36,6 +36,14 @@ while let argument = arguments.popFirst() {
       exit(2)
     }
     repeatCount = value
+  case "--check-traces":  // load every editing trace in the data folder, check it by replay, print one line each
+    exit(checkTraces())
+  case "--inflate":  // hidden: gunzip FILE with our decoder, print its size, checksums and decode time
+    guard let path = arguments.popFirst() else {
+      note("crdt-bench: --inflate needs a file")
+      exit(2)
+    }
+    exit(inflateFile(path))
   case "--help", "-h":
     note(usage())
     exit(0)
