@@ -133,11 +133,9 @@ extension Operation {
       let knowledge = versionVector.flatMap { $0.isEmpty ? nil : $0 }
       let result = try text.edit(from: from, to: to, content: content, attributes: attributes,
                                  editedAt: executedAt, versionVector: knowledge, journal: journal, wantsIndexes: wantsInfo)
+      registerSplitGarbage(of: text, in: root, journal: journal)
       for handle in result.removed {
-        let pair = CRDTRoot.GCPair(parent: text, child: .textNode(text.nodes[Int(handle)].id), removedAt: executedAt)
-        let key = CRDTRoot.GCPairKey(parent: text.createdAt, child: pair.child)
-        if let previous = root.gcPair(key) { journal.append(.restoreGCPair(previous)) } else { journal.append(.unregisterGCPair(key)) }
-        root.registerGCPair(pair)
+        register(CRDTRoot.GCPair(parent: text, child: .textNode(text.nodes[Int(handle)].id), removedAt: executedAt), in: root, journal: journal)
       }
       guard wantsInfo, let path = root.path(of: text.createdAt) else { return [] }
       return [OperationInfo(type: "edit", path: path, from: result.fromIndex, to: result.toIndex, value: .string(content))]
@@ -147,11 +145,9 @@ extension Operation {
       let knowledge = versionVector.flatMap { $0.isEmpty ? nil : $0 }
       let result = try text.style(from: from, to: to, attributes: attributes, attributesToRemove: attributesToRemove,
                                   editedAt: executedAt, versionVector: knowledge, journal: journal)
+      registerSplitGarbage(of: text, in: root, journal: journal)
       for (handle, name) in result.tombstones {
-        let pair = CRDTRoot.GCPair(parent: text, child: .textAttribute(text.nodes[Int(handle)].id, name), removedAt: executedAt)
-        let key = CRDTRoot.GCPairKey(parent: text.createdAt, child: pair.child)
-        if let previous = root.gcPair(key) { journal.append(.restoreGCPair(previous)) } else { journal.append(.unregisterGCPair(key)) }
-        root.registerGCPair(pair)
+        register(CRDTRoot.GCPair(parent: text, child: .textAttribute(text.nodes[Int(handle)].id, name), removedAt: executedAt), in: root, journal: journal)
       }
       for (id, name, _) in result.revived {
         let key = CRDTRoot.GCPairKey(parent: text.createdAt, child: .textAttribute(id, name))
@@ -175,6 +171,27 @@ extension Operation {
       counter.increase(by: delta)
       guard wantsInfo, let path = root.path(of: counter.createdAt) else { return [] }
       return [OperationInfo(type: "increase", path: path, value: operand.jsonValue)]
+    }
+  }
+
+  /// Registers node-level garbage, remembering how to undo the registration.
+  private func register(_ pair: CRDTRoot.GCPair, in root: CRDTRoot, journal: Journal) {
+    let key = CRDTRoot.GCPairKey(parent: pair.parent.createdAt, child: pair.child)
+    if let previous = root.gcPair(key) { journal.append(.restoreGCPair(previous)) } else { journal.append(.unregisterGCPair(key)) }
+    root.registerGCPair(pair)
+  }
+
+  /// Pieces split off a tombstone are tombstones too, and attribute tombstones are copied into
+  /// both halves of a split: each is garbage of its own (Yorkie counts them one by one).
+  private func registerSplitGarbage(of text: CRDTText, in root: CRDTRoot, journal: Journal) {
+    for handle in text.splitGarbage {
+      let node = text.nodes[Int(handle)]
+      if let removedAt = node.removedAt {
+        register(CRDTRoot.GCPair(parent: text, child: .textNode(node.id), removedAt: removedAt), in: root, journal: journal)
+      }
+      for entry in text.attributes(of: handle)?.entries ?? [] where entry.isRemoved {
+        register(CRDTRoot.GCPair(parent: text, child: .textAttribute(node.id, entry.key), removedAt: entry.updatedAt), in: root, journal: journal)
+      }
     }
   }
 

@@ -45,6 +45,9 @@ package final class CRDTText: CRDTElement {
   @exclusivity(unchecked) private var firstPiece = TicketMap<Int32>()
   @exclusivity(unchecked) package private(set) var attributeSets: [TextAttributes] = []
   @exclusivity(unchecked) private var freeAttributeSets: [Int32] = []
+  /// Pieces split off during the current edit or style that carry garbage of their own (they
+  /// were split off a tombstone, or carry attribute tombstones): the caller registers them.
+  @exclusivity(unchecked) package private(set) var splitGarbage: [Int32] = []
 
   package override init(createdAt: TimeTicket) {
     nodes = [Node(id: TextNodeID(createdAt: .initial, offset: 0), start: 0, length: 0, removedAt: nil,
@@ -103,11 +106,14 @@ package final class CRDTText: CRDTElement {
     return TextPosition(id: nodes[Int(found.handle)].id, relativeOffset: Int32(found.offset))
   }
 
-  /// The visible index of `position`; `preferLeft` resolves a piece boundary to the end of the
-  /// piece on its left (for the end of a range).
-  package func index(of position: TextPosition, preferLeft: Bool) -> Int? {
+  /// The visible index of `position`. A position on a piece boundary resolves to the end of the
+  /// piece on its left — the piece it names — for both ends of a range, so converting an index
+  /// to a position and back always gives the index again. (The JS SDK resolves a range's start
+  /// to the piece on the right, which differs when text was inserted between the two halves of a
+  /// split piece.)
+  package func index(of position: TextPosition, preferLeft: Bool = true) -> Int? {
     let absolute = position.absoluteID
-    guard let handle = preferLeft ? floorPreferringLeft(absolute) : floorPiece(absolute) else { return nil }
+    guard let handle = floorPreferringLeft(absolute) else { return nil }
     if handle == CRDTText.head { return 0 }
     let node = nodes[Int(handle)]
     let offset = node.isRemoved ? 0 : Int(absolute.offset - node.id.offset)
@@ -176,15 +182,13 @@ package final class CRDTText: CRDTElement {
   ///   Pieces the editor had not seen (inserted concurrently) are not deleted.
   package func edit(from: TextPosition, to: TextPosition, content: String, attributes: [String: String]?,
                     editedAt: TimeTicket, versionVector: VersionVector?, journal: Journal, wantsIndexes: Bool = true) throws(YorkieError) -> EditResult {
+    splitGarbage.removeAll(keepingCapacity: true)
     let (toLeft, toRight) = try boundary(at: to, editedAt: editedAt, journal: journal)
+    // Splitting moves no visible text, so the boundary's index can be read before the next split.
+    let toIndex = wantsIndexes ? visibleIndex(before: toRight) : 0
     // Resolving the same position again lands on the same boundary, so an insertion does it once.
     let (fromLeft, fromRight) = from == to ? (toLeft, toRight) : try boundary(at: from, editedAt: editedAt, journal: journal)
-    var fromIndex = 0
-    var toIndex = 0
-    if wantsIndexes {
-      fromIndex = fromLeft == CRDTText.head ? 0 : index.offset(of: fromLeft) + visibleLength(fromLeft)
-      toIndex = toRight >= 0 ? index.offset(of: toRight) : (toLeft == CRDTText.head ? 0 : index.offset(of: toLeft) + visibleLength(toLeft))
-    }
+    let fromIndex = wantsIndexes ? visibleIndex(before: fromRight) : 0
     var removed: [Int32] = []
     var handle = fromRight
     while handle >= 0 && handle != toRight {
@@ -242,10 +246,11 @@ package final class CRDTText: CRDTElement {
   /// Sets and removes attributes on the pieces of `from..<to` that the editor had seen.
   package func style(from: TextPosition, to: TextPosition, attributes: [String: String], attributesToRemove: [String],
                      editedAt: TimeTicket, versionVector: VersionVector?, journal: Journal) throws(YorkieError) -> StyleResult {
+    splitGarbage.removeAll(keepingCapacity: true)
     let (_, toRight) = try boundary(at: to, editedAt: editedAt, journal: journal)
-    let (fromLeft, fromRight) = try boundary(at: from, editedAt: editedAt, journal: journal)
-    let fromIndex = fromLeft == CRDTText.head ? 0 : index.offset(of: fromLeft) + visibleLength(fromLeft)
-    let toIndex = toRight >= 0 ? index.offset(of: toRight) : length
+    let toIndex = visibleIndex(before: toRight)
+    let (_, fromRight) = try boundary(at: from, editedAt: editedAt, journal: journal)
+    let fromIndex = visibleIndex(before: fromRight)
     var result = StyleResult(fromIndex: fromIndex, toIndex: toIndex, tombstones: [], revived: [])
     var handle = fromRight
     let sortedAttributes = attributes.sorted { $0.key < $1.key }
@@ -278,8 +283,9 @@ package final class CRDTText: CRDTElement {
     return set >= 0 ? attributeSets[Int(set)] : nil
   }
 
-  @inline(__always) private func visibleLength(_ handle: Int32) -> Int {
-    nodes[Int(handle)].isRemoved ? 0 : Int(nodes[Int(handle)].length)
+  /// The number of visible units before piece `handle` (the whole length for -1, the end).
+  @inline(__always) private func visibleIndex(before handle: Int32) -> Int {
+    handle >= 0 ? index.offset(of: handle) : length
   }
 
   // MARK: Structure
@@ -299,6 +305,9 @@ package final class CRDTText: CRDTElement {
     if node.insNext >= 0 { nodes[Int(node.insNext)].insPrev = rightHandle }
     nodes[Int(handle)].insNext = rightHandle
     journal.append(.textUndoSplit(self, handle, rightHandle))
+    if node.isRemoved || (attributeSet >= 0 && attributeSets[Int(attributeSet)].entries.contains { $0.isRemoved }) {
+      splitGarbage.append(rightHandle)
+    }
   }
 
   /// Merges a split back (rollback only): `right` must be `left`'s split-off part.
