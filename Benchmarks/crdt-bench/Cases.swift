@@ -7,6 +7,8 @@ struct BenchCase: Sendable {
   let ops: Int
   /// Cases whose per-op cost is compared with the same workload at 10,000 (see `main.swift`).
   var smallerVariant: String? = nil
+  /// At most this many repetitions (long trace replays).
+  var maxRepeats: Int? = nil
   let prepare: @Sendable () -> @Sendable () async -> Trial
 }
 
@@ -320,4 +322,4 @@ let allCases: [BenchCase] = [
   randomDeleteCase(10_000), randomDeleteCase(100_000),
   randomAccessCase(10_000), randomAccessCase(100_000),
   concurrentMergeCase(10_000),
-]
+] + textCases

@@ -129,6 +129,8 @@ struct Trial: Sendable {
   var fields: [Field] = []
   /// ns per op of each hundredth of the measured loop (printed with `--windows`).
   var windows: [Double] = []
+  /// The number of operations, when the case learns it only while running (traces).
+  var ops: Int? = nil
 
   static func failed(_ message: String) -> Trial {
     Trial(seconds: .nan, ok: false, failure: message)

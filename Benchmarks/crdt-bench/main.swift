@@ -84,7 +84,7 @@ for benchCase in chosen {
   let run = benchCase.prepare()
   let prepareSeconds = (benchClock.now - prepareStart).seconds
   var trials: [Trial] = []
-  for _ in 0..<repeatCount {
+  for _ in 0..<min(repeatCount, benchCase.maxRepeats ?? repeatCount) {
     trials.append(await run())
   }
   let ok = trials.allSatisfy(\.ok)
@@ -94,16 +94,17 @@ for benchCase in chosen {
     : timed.count % 2 == 1 ? timed[timed.count / 2].seconds
     : (timed[timed.count / 2 - 1].seconds + timed[timed.count / 2].seconds) / 2
   let seconds = best?.seconds ?? .nan
-  let nsPerOp = seconds * 1e9 / Double(benchCase.ops)
+  let ops = best?.ops ?? benchCase.ops
+  let nsPerOp = seconds * 1e9 / Double(ops)
 
   var fields: [Field] = [
     Field("case", .string(benchCase.name)),
-    Field("ops", .int(benchCase.ops)),
+    Field("ops", .int(ops)),
     Field("seconds", .double(rounded(seconds))),
     Field("ns_per_op", .double(rounded(nsPerOp, significant: 4))),
     Field("ok", .bool(ok)),
     Field("median_seconds", .double(rounded(median ?? .nan))),
-    Field("runs", .int(repeatCount)),
+    Field("runs", .int(trials.count)),
   ]
   fields += best?.fields ?? []
   if let smaller = benchCase.smallerVariant, let smallNs = nsPerOpByCase[smaller], nsPerOp.isFinite {

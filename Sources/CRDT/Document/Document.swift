@@ -364,6 +364,13 @@ public actor Document {
 
   // MARK: - Checks
 
+  /// Bytes held by the texts of the document (benchmarks report it as retained memory).
+  package var textMemoryFootprint: Int {
+    var total = 0
+    root.object.forEachDescendant { if let text = $0 as? CRDTText { total += text.memoryFootprint } }
+    return total
+  }
+
   /// A dump of the pieces of the text at `path` (debugging aid for tests).
   package func debugPieces(_ path: String) -> String {
     var current: CRDTElement = root.object

@@ -135,7 +135,7 @@ extension Operation {
                                  editedAt: executedAt, versionVector: knowledge, journal: journal, wantsIndexes: wantsInfo)
       registerSplitGarbage(of: text, in: root, journal: journal)
       for handle in result.removed {
-        register(CRDTRoot.GCPair(parent: text, child: .textNode(text.nodes[Int(handle)].id), removedAt: executedAt), in: root, journal: journal)
+        register(CRDTRoot.GCPair(parent: text, child: .textNode(text.id(of: handle)), removedAt: executedAt), in: root, journal: journal)
       }
       guard wantsInfo, let path = root.path(of: text.createdAt) else { return [] }
       return [OperationInfo(type: "edit", path: path, from: result.fromIndex, to: result.toIndex, value: .string(content))]
@@ -147,7 +147,7 @@ extension Operation {
                                   editedAt: executedAt, versionVector: knowledge, journal: journal)
       registerSplitGarbage(of: text, in: root, journal: journal)
       for (handle, name) in result.tombstones {
-        register(CRDTRoot.GCPair(parent: text, child: .textAttribute(text.nodes[Int(handle)].id, name), removedAt: executedAt), in: root, journal: journal)
+        register(CRDTRoot.GCPair(parent: text, child: .textAttribute(text.id(of: handle), name), removedAt: executedAt), in: root, journal: journal)
       }
       for (id, name, _) in result.revived {
         let key = CRDTRoot.GCPairKey(parent: text.createdAt, child: .textAttribute(id, name))
@@ -185,7 +185,7 @@ extension Operation {
   /// both halves of a split: each is garbage of its own (Yorkie counts them one by one).
   private func registerSplitGarbage(of text: CRDTText, in root: CRDTRoot, journal: Journal) {
     for handle in text.splitGarbage {
-      let node = text.nodes[Int(handle)]
+      let node = text.node(handle)
       if let removedAt = node.removedAt {
         register(CRDTRoot.GCPair(parent: text, child: .textNode(node.id), removedAt: removedAt), in: root, journal: journal)
       }

@@ -55,6 +55,13 @@ package struct SequenceIndex: Sendable {
     root = allocateLeaf()
   }
 
+  /// Bytes held by the index's buffers (their capacities).
+  package var memoryFootprint: Int {
+    (leafHandles.capacity + leafWeights.capacity + leafCount.capacity + leafParent.capacity + freeLeaves.capacity
+      + innerChildren.capacity + innerCount.capacity + innerParent.capacity + freeInners.capacity + leafOf.capacity) * 4
+      + innerWeights.capacity * 8
+  }
+
   // MARK: - Queries
 
   /// Whether `handle` is in the index.

@@ -104,6 +104,9 @@ package struct TicketMap<Value> {
     return removed
   }
 
+  /// Bytes held by the slot buffer.
+  package var memoryFootprint: Int { slots.capacity * MemoryLayout<Slot>.stride }
+
   /// Every entry, in no particular order.
   package var entries: [(key: TimeTicket, value: Value)] {
     var result: [(key: TimeTicket, value: Value)] = []

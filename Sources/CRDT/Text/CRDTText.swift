@@ -79,6 +79,12 @@ package final class CRDTText: CRDTElement {
     return buffer[Int(nodes[Int(found.handle)].start) + found.offset]
   }
 
+  /// A piece.
+  @inline(__always) package func node(_ handle: Int32) -> Node { nodes[Int(handle)] }
+
+  /// The id of a piece.
+  @inline(__always) package func id(of handle: Int32) -> TextNodeID { nodes[Int(handle)].id }
+
   /// The content of a piece.
   package func content(of handle: Int32) -> String {
     let node = nodes[Int(handle)]
@@ -94,6 +100,15 @@ package final class CRDTText: CRDTElement {
       handle = nodes[Int(handle)].next
     }
     return result
+  }
+
+  /// Bytes held by the text's buffers: pieces, content, index, lookup table and attribute sets
+  /// (capacities, so what the allocator holds for them).
+  package var memoryFootprint: Int {
+    nodes.capacity * MemoryLayout<Node>.stride + buffer.capacity * 2 + index.memoryFootprint
+      + firstPiece.memoryFootprint + freeHandles.capacity * 4
+      + attributeSets.capacity * MemoryLayout<TextAttributes>.stride
+      + attributeSets.reduce(0) { $0 + $1.entries.capacity * MemoryLayout<TextAttributes.Entry>.stride }
   }
 
   // MARK: Positions
@@ -190,16 +205,32 @@ package final class CRDTText: CRDTElement {
     let (fromLeft, fromRight) = from == to ? (toLeft, toRight) : try boundary(at: from, editedAt: editedAt, journal: journal)
     let fromIndex = wantsIndexes ? visibleIndex(before: fromRight) : 0
     var removed: [Int32] = []
-    var handle = fromRight
-    while handle >= 0 && handle != toRight {
-      let next = nodes[Int(handle)].next
-      if canDelete(handle, editedAt: editedAt, versionVector: versionVector) {
-        journal.append(.textRestoreRemoved(self, handle, nodes[Int(handle)].removedAt))
+    if versionVector == nil {
+      // A local edit knows every piece and every tombstone in the range, so only the live
+      // pieces matter: find them through the index instead of walking over tombstones.
+      let start = visibleIndex(before: fromRight)
+      let end = visibleIndex(before: toRight)
+      var remaining = end - start
+      while remaining > 0, let found = index.find(start), found.offset == 0 {
+        let handle = found.handle
+        remaining -= Int(nodes[Int(handle)].length)
+        journal.append(.textRestoreRemoved(self, handle, nil))
         nodes[Int(handle)].removedAt = editedAt
         index.setWeight(handle, 0)
         removed.append(handle)
       }
-      handle = next
+    } else {
+      var handle = fromRight
+      while handle >= 0 && handle != toRight {
+        let next = nodes[Int(handle)].next
+        if canDelete(handle, editedAt: editedAt, versionVector: versionVector) {
+          journal.append(.textRestoreRemoved(self, handle, nodes[Int(handle)].removedAt))
+          nodes[Int(handle)].removedAt = editedAt
+          index.setWeight(handle, 0)
+          removed.append(handle)
+        }
+        handle = next
+      }
     }
     var inserted: Int32? = nil
     let units = Array(content.utf16)
@@ -222,15 +253,16 @@ package final class CRDTText: CRDTElement {
     return EditResult(fromIndex: fromIndex, toIndex: toIndex, removed: removed, inserted: inserted)
   }
 
-  /// Yorkie's rule: a piece is deleted when the editor had seen it inserted, and it is live or
-  /// was removed earlier than this edit (concurrent deletions converge on the latest ticket).
+  /// Yorkie's rule: a piece is deleted when the editor had seen it inserted, and it is live, or
+  /// it is a tombstone whose removal the editor had not seen and this deletion is newer
+  /// (concurrent deletions converge on the latest ticket).
   private func canDelete(_ handle: Int32, editedAt: TimeTicket, versionVector: VersionVector?) -> Bool {
     let node = nodes[Int(handle)]
-    if let versionVector {
-      guard (versionVector[node.id.createdAt.actorID] ?? 0) >= node.id.createdAt.lamport else { return false }
-    }
+    guard let versionVector else { return node.removedAt == nil }
+    guard (versionVector[node.id.createdAt.actorID] ?? 0) >= node.id.createdAt.lamport else { return false }
     guard let removedAt = node.removedAt else { return true }
-    return editedAt.isAfter(removedAt)
+    let tombstoneKnown = (versionVector[removedAt.actorID] ?? 0) >= removedAt.lamport
+    return !tombstoneKnown && editedAt.isAfter(removedAt)
   }
 
   /// What a style change did.

@@ -1,0 +1,365 @@
+import CRDT
+import Foundation
+
+// Text workloads: the shared editing traces (CC BY 4.0, see ../shared/data/README.md) and
+// Yorkie's text GC benchmarks. Every case checks its final text.
+
+/// Resident memory of this process in bytes (Linux `/proc/self/statm`), 0 elsewhere.
+func residentBytes() -> Int {
+  guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+  let fields = text.split(separator: " ")
+  guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+  return pages * 4096
+}
+
+/// Per-edit timing: totals, the worst single edit, and the first and last tenth.
+struct EditTimes: Sendable {
+  var seconds = 0.0
+  var worst = 0.0
+  var firstTenth = 0.0
+  var lastTenth = 0.0
+  var retainedBytes = 0
+  var residentDelta = 0
+
+  func fields(ops: Int) -> [Field] {
+    let tenth = Double(max(ops / 10, 1))
+    return [
+      Field("worst_edit_ms", .double(rounded(worst * 1000, significant: 4))),
+      Field("ns_per_op_first_10pct", .double(rounded(firstTenth / tenth * 1e9, significant: 4))),
+      Field("ns_per_op_last_10pct", .double(rounded(lastTenth / tenth * 1e9, significant: 4))),
+      Field("last_over_first", .double(rounded(lastTenth / max(firstTenth, 1e-12), significant: 3))),
+      Field("retained_bytes", .int(retainedBytes)),
+      Field("rss_delta_bytes", .int(residentDelta)),
+    ]
+  }
+}
+
+extension Document {
+  /// One update per transaction, as an app does on each keystroke. The server's
+  /// acknowledgement is simulated every 1,000 changes, so local changes do not pile up.
+  func benchTracePerChange(_ trace: SequentialTrace) throws -> EditTimes {
+    var times = EditTimes()
+    let total = trace.txns.count
+    let tenth = max(total / 10, 1)
+    let rssBefore = residentBytes()
+    try update { root, _ in try root.setNewText("text").edit(0, 0, trace.startContent) }
+    for (number, patches) in trace.txns.enumerated() {
+      let start = benchClock.now
+      try update { root, _ in
+        let text = root.text("text")!
+        for patch in patches { try text.edit(patch.position, patch.position + patch.deleteCount, patch.insert) }
+      }
+      let elapsed = (benchClock.now - start).seconds
+      times.seconds += elapsed
+      if elapsed > times.worst { times.worst = elapsed }
+      if number < tenth { times.firstTenth += elapsed }
+      if number >= total - tenth { times.lastTenth += elapsed }
+      if number % 1000 == 999 {
+        let ack = Checkpoint(serverSeq: 0, clientSeq: UInt32(number + 2))
+        try applyChangePack(ChangePack(key: key, checkpoint: ack, changes: []))
+      }
+    }
+    try applyChangePack(ChangePack(key: key, checkpoint: Checkpoint(serverSeq: 0, clientSeq: UInt32(total + 1)), changes: []))
+    times.retainedBytes = textMemoryFootprint
+    times.residentDelta = residentBytes() - rssBefore
+    return times
+  }
+
+  /// Every patch of the trace inside one update.
+  func benchTraceBatched(_ trace: SequentialTrace) throws -> Double {
+    let start = benchClock.now
+    try update { root, _ in
+      let text = root.setNewText("text")
+      try text.edit(0, 0, trace.startContent)
+      for patches in trace.txns {
+        for patch in patches { try text.edit(patch.position, patch.position + patch.deleteCount, patch.insert) }
+      }
+    }
+    return (benchClock.now - start).seconds
+  }
+
+  /// The changes a replica made while replaying the trace, one per transaction.
+  func recordTrace(_ trace: SequentialTrace) throws -> [Change] {
+    try update { root, _ in try root.setNewText("text").edit(0, 0, trace.startContent) }
+    for patches in trace.txns {
+      try update { root, _ in
+        let text = root.text("text")!
+        for patch in patches { try text.edit(patch.position, patch.position + patch.deleteCount, patch.insert) }
+      }
+    }
+    return pendingChanges
+  }
+
+  /// Applies recorded changes in packs of 1,000, as pulls deliver them.
+  func benchApply(_ changes: [Change]) throws -> Double {
+    let start = benchClock.now
+    var index = 0
+    while index < changes.count {
+      let end = min(index + 1000, changes.count)
+      try applyChangePack(ChangePack(key: key, checkpoint: .initial, changes: Array(changes[index..<end])))
+      index = end
+    }
+    return (benchClock.now - start).seconds
+  }
+
+  func textString() -> String? {
+    var result: String? = nil
+    try? update { root, _ in result = root.text("text")?.string }
+    return result
+  }
+}
+
+func sequentialTraceCase(name: String, trace traceName: String) -> BenchCase {
+  BenchCase(name: name, ops: 0, maxRepeats: 3) {
+    let trace = try? TraceLoader.sequential(named: traceName)
+    return {
+      await guarded {
+        guard let trace else { return .failed("cannot load trace \(traceName)") }
+        let doc = Document(key: "trace")
+        await doc.setActor(try ActorID(hex: "000000000000000000000001"))
+        let times = try await doc.benchTracePerChange(trace)
+        var checks = Checks()
+        checks.expect(await doc.textString() == trace.endContent, "final text differs from the trace's endContent")
+        await checkInvariants(of: doc, &checks)
+        var trial = checks.trial(times.seconds, times.fields(ops: trace.txns.count))
+        trial.ops = trace.patchCount
+        return trial
+      }
+    }
+  }
+}
+
+func batchedTraceCase(name: String, trace traceName: String) -> BenchCase {
+  BenchCase(name: name, ops: 0, maxRepeats: 3) {
+    let trace = try? TraceLoader.sequential(named: traceName)
+    return {
+      await guarded {
+        guard let trace else { return .failed("cannot load trace \(traceName)") }
+        let doc = Document(key: "trace")
+        let seconds = try await doc.benchTraceBatched(trace)
+        var checks = Checks()
+        checks.expect(await doc.textString() == trace.endContent, "final text differs from the trace's endContent")
+        await checkInvariants(of: doc, &checks)
+        var trial = checks.trial(seconds, [Field("retained_bytes", .int(await doc.textMemoryFootprint))])
+        trial.ops = trace.patchCount
+        return trial
+      }
+    }
+  }
+}
+
+func remoteTraceCase(name: String, trace traceName: String) -> BenchCase {
+  BenchCase(name: name, ops: 0, maxRepeats: 3) {
+    let recorded: (trace: SequentialTrace, changes: [Change])? = {
+      guard let trace = try? TraceLoader.sequential(named: traceName) else { return nil }
+      let source = Document(key: "trace")
+      let changes = BlockingBox<[Change]>()
+      Task.detached {
+        await source.setActor(try! ActorID(hex: "000000000000000000000001"))
+        changes.set((try? await source.recordTrace(trace)) ?? [])
+      }
+      return (trace, changes.wait())
+    }()
+    return {
+      await guarded {
+        guard let recorded, !recorded.changes.isEmpty else { return .failed("cannot record trace \(traceName)") }
+        let doc = Document(key: "trace")
+        await doc.setActor(try ActorID(hex: "000000000000000000000002"))
+        let seconds = try await doc.benchApply(recorded.changes)
+        var checks = Checks()
+        checks.expect(await doc.textString() == recorded.trace.endContent, "final text differs from the trace's endContent")
+        await checkInvariants(of: doc, &checks)
+        var trial = checks.trial(seconds, [Field("changes", .int(recorded.changes.count)),
+                                           Field("retained_bytes", .int(await doc.textMemoryFootprint))])
+        trial.ops = recorded.trace.patchCount
+        return trial
+      }
+    }
+  }
+}
+
+/// A value computed on another task, waited for synchronously (only while preparing a case).
+final class BlockingBox<Value>: @unchecked Sendable {
+  // Guarded by `condition`.
+  private var value: Value?
+  private let condition = NSCondition()
+
+  func set(_ newValue: Value) {
+    condition.lock()
+    value = newValue
+    condition.signal()
+    condition.unlock()
+  }
+
+  func wait() -> Value {
+    condition.lock()
+    while value == nil { condition.wait() }
+    let result = value!
+    condition.unlock()
+    return result
+  }
+}
+
+/// friendsforever: two replicas, one per agent. Before each transaction its author applies
+/// exactly the other agent's changes the transaction's parents require; each transaction is one
+/// update; at the end both replicas receive everything and must equal `endContent`.
+func concurrentTraceCase(name: String, trace traceName: String) -> BenchCase {
+  BenchCase(name: name, ops: 0, maxRepeats: 3) {
+    let trace = try? TraceLoader.concurrent(named: traceName)
+    return {
+      await guarded {
+        guard let trace, trace.numAgents == 2 else { return .failed("cannot load the two-agent trace \(traceName)") }
+        // For each txn, the latest txn of each agent in its causal past (inclusive).
+        var latest = [[Int]](repeating: [-1, -1], count: trace.txns.count)
+        for (index, txn) in trace.txns.enumerated() {
+          var mine = [-1, -1]
+          for parent in txn.parents {
+            mine[0] = max(mine[0], latest[parent][0])
+            mine[1] = max(mine[1], latest[parent][1])
+          }
+          mine[txn.agent] = index
+          latest[index] = mine
+        }
+        let replicas = [Document(key: "ff"), Document(key: "ff")]
+        await replicas[0].setActor(try ActorID(hex: "000000000000000000000001"))
+        await replicas[1].setActor(try ActorID(hex: "000000000000000000000002"))
+        try await replicas[0].update { root, _ in root.setNewText("text") }
+        let setup = await replicas[0].pendingChanges
+        try await replicas[1].applyChangePack(ChangePack(key: "ff", checkpoint: .initial, changes: setup))
+        var produced: [[Change]] = [[], []]  // per agent, the change of each of its txns, in order
+        var txnOrdinal = [Int](repeating: 0, count: trace.txns.count)
+        var delivered = [0, 0]  // how many of the other agent's changes each replica applied
+        var counts = [0, 0]
+        for (index, txn) in trace.txns.enumerated() {
+          txnOrdinal[index] = counts[txn.agent]
+          counts[txn.agent] += 1
+        }
+        var seconds = 0.0
+        for (index, txn) in trace.txns.enumerated() {
+          let author = txn.agent
+          let other = 1 - author
+          let needed = latest[index][other] >= 0 ? txnOrdinal[latest[index][other]] + 1 : 0
+          let start = benchClock.now
+          if needed > delivered[author] {
+            let pack = Array(produced[other][delivered[author]..<needed])
+            try await replicas[author].applyChangePack(ChangePack(key: "ff", checkpoint: .initial, changes: pack))
+            delivered[author] = needed
+          }
+          let patches = txn.patches
+          try await replicas[author].update { root, _ in
+            let text = root.text("text")!
+            for patch in patches { try text.edit(patch.position, patch.position + patch.deleteCount, patch.insert) }
+          }
+          seconds += (benchClock.now - start).seconds
+          let pending = await replicas[author].pendingChanges
+          if let change = pending.last { produced[author].append(change) }
+        }
+        for replica in 0..<2 where delivered[replica] < produced[1 - replica].count {
+          let pack = Array(produced[1 - replica][delivered[replica]...])
+          try await replicas[replica].applyChangePack(ChangePack(key: "ff", checkpoint: .initial, changes: pack))
+        }
+        var checks = Checks()
+        for replica in replicas {
+          checks.expect(await replica.textString() == trace.endContent, "a replica differs from endContent")
+          await checkInvariants(of: replica, &checks)
+        }
+        var trial = checks.trial(seconds, [Field("retained_bytes", .int(await replicas[0].textMemoryFootprint))])
+        trial.ops = trace.patchCount
+        return trial
+      }
+    }
+  }
+}
+
+/// Yorkie `text Edit-GC N`: N single-character inserts, then each character replaced, then GC.
+/// Yorkie expects N purged.
+func textEditGCCase(_ n: Int) -> BenchCase {
+  BenchCase(name: "text_edit_gc_\(n)", ops: n) {
+    {
+      await guarded {
+        let doc = Document(key: "d1")
+        let start = benchClock.now
+        try await doc.update { root, _ in
+          let text = root.setNewText("text")
+          for i in 0..<n { try text.edit(i, i, "a") }
+        }
+        try await doc.update { root, _ in
+          let text = root.text("text")!
+          for i in 0..<n { try text.edit(i, i + 1, "b") }
+        }
+        let garbage = await doc.garbageLength
+        let purged = await doc.garbageCollect(minSyncedVersionVector: VersionVector([.initial: .max]))
+        let seconds = (benchClock.now - start).seconds
+        var checks = Checks()
+        checks.expect(garbage == n, "garbageLength \(garbage), Yorkie expects \(n)")
+        checks.expect(purged == n, "garbageCollect returned \(purged), Yorkie expects \(n)")
+        checks.expect(await doc.garbageLength == 0, "garbage left after GC")
+        checks.expect(await doc.textString() == String(repeating: "b", count: n), "text differs")
+        await checkInvariants(of: doc, &checks)
+        return checks.trial(seconds, [Field("purged", .int(purged))])
+      }
+    }
+  }
+}
+
+/// Yorkie `text Split-GC N`: one N-character insert, then each character replaced (splitting
+/// the insertion N times), then GC. Yorkie expects N purged.
+func textSplitGCCase(_ n: Int) -> BenchCase {
+  BenchCase(name: "text_split_gc_\(n)", ops: n) {
+    {
+      await guarded {
+        let doc = Document(key: "d1")
+        let start = benchClock.now
+        try await doc.update { root, _ in try root.setNewText("text").edit(0, 0, String(repeating: "a", count: n)) }
+        try await doc.update { root, _ in
+          let text = root.text("text")!
+          for i in 0..<n { try text.edit(i, i + 1, "b") }
+        }
+        let garbage = await doc.garbageLength
+        let purged = await doc.garbageCollect(minSyncedVersionVector: VersionVector([.initial: .max]))
+        let seconds = (benchClock.now - start).seconds
+        var checks = Checks()
+        checks.expect(garbage == n, "garbageLength \(garbage), Yorkie expects \(n)")
+        checks.expect(purged == n, "garbageCollect returned \(purged), Yorkie expects \(n)")
+        checks.expect(await doc.garbageLength == 0, "garbage left after GC")
+        checks.expect(await doc.textString() == String(repeating: "b", count: n), "text differs")
+        await checkInvariants(of: doc, &checks)
+        return checks.trial(seconds, [Field("purged", .int(purged))])
+      }
+    }
+  }
+}
+
+/// N characters typed one update each, then one update deletes the whole range, then GC: N
+/// pieces purged.
+func textDeleteRangeCase(_ n: Int) -> BenchCase {
+  BenchCase(name: "text_delete_range_\(n)", ops: n) {
+    {
+      await guarded {
+        let doc = Document(key: "d1")
+        try await doc.update { root, _ in root.setNewText("text") }
+        let start = benchClock.now
+        for i in 0..<n {
+          try await doc.update { root, _ in try root.text("text")!.edit(i, i, "a") }
+        }
+        try await doc.update { root, _ in try root.text("text")!.edit(0, n, "") }
+        let purged = await doc.garbageCollect(minSyncedVersionVector: VersionVector([.initial: .max]))
+        let seconds = (benchClock.now - start).seconds
+        var checks = Checks()
+        checks.expect(purged == n, "garbageCollect returned \(purged), expected \(n)")
+        checks.expect(await doc.textString() == "", "text not empty")
+        await checkInvariants(of: doc, &checks)
+        return checks.trial(seconds, [Field("purged", .int(purged))])
+      }
+    }
+  }
+}
+
+let textCases: [BenchCase] = [
+  sequentialTraceCase(name: "automerge_paper_per_change", trace: "automerge-paper"),
+  batchedTraceCase(name: "automerge_paper_batched", trace: "automerge-paper"),
+  remoteTraceCase(name: "automerge_paper_remote", trace: "automerge-paper"),
+  sequentialTraceCase(name: "seph_blog1", trace: "seph-blog1"),
+  concurrentTraceCase(name: "friendsforever_concurrent", trace: "friendsforever"),
+  textEditGCCase(1000), textSplitGCCase(1000), textDeleteRangeCase(1600),
+]
