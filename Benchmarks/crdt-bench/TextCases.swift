@@ -16,6 +16,8 @@ func residentBytes() -> Int {
 struct EditTimes: Sendable {
   var seconds = 0.0
   var worst = 0.0
+  var worstIndex = 0
+  var slowEdits = 0
   var firstTenth = 0.0
   var lastTenth = 0.0
   var retainedBytes = 0
@@ -25,6 +27,8 @@ struct EditTimes: Sendable {
     let tenth = Double(max(ops / 10, 1))
     return [
       Field("worst_edit_ms", .double(rounded(worst * 1000, significant: 4))),
+      Field("worst_edit_index", .int(worstIndex)),
+      Field("edits_over_1ms", .int(slowEdits)),
       Field("ns_per_op_first_10pct", .double(rounded(firstTenth / tenth * 1e9, significant: 4))),
       Field("ns_per_op_last_10pct", .double(rounded(lastTenth / tenth * 1e9, significant: 4))),
       Field("last_over_first", .double(rounded(lastTenth / max(firstTenth, 1e-12), significant: 3))),
@@ -51,7 +55,11 @@ extension Document {
       }
       let elapsed = (benchClock.now - start).seconds
       times.seconds += elapsed
-      if elapsed > times.worst { times.worst = elapsed }
+      if elapsed > times.worst {
+        times.worst = elapsed
+        times.worstIndex = number
+      }
+      if elapsed > 0.001 { times.slowEdits += 1 }
       if number < tenth { times.firstTenth += elapsed }
       if number >= total - tenth { times.lastTenth += elapsed }
       if number % 1000 == 999 {

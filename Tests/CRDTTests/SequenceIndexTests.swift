@@ -96,3 +96,27 @@ struct TicketMapTests {
     #expect(Set(map.allKeys) == Set(model.keys))
   }
 }
+
+@Suite("TicketMap sharding")
+struct TicketMapShardingTests {
+  @Test("past 4,096 entries the map splits into shards and keeps every entry")
+  func large() {
+    var map = TicketMap<Int32>()
+    let actor = ActorID.max
+    for i in 0..<80_000 {
+      map[TimeTicket(lamport: Int64(i / 7), delimiter: UInt32(i % 7), actorID: actor)] = Int32(i)
+    }
+    #expect(map.count == 80_000)
+    for i in stride(from: 0, to: 80_000, by: 3) {
+      #expect(map.remove(TimeTicket(lamport: Int64(i / 7), delimiter: UInt32(i % 7), actorID: actor)) == Int32(i))
+    }
+    var mismatches = 0
+    for i in 0..<80_000 {
+      let expected: Int32? = i % 3 == 0 ? nil : Int32(i)
+      if map[TimeTicket(lamport: Int64(i / 7), delimiter: UInt32(i % 7), actorID: actor)] != expected { mismatches += 1 }
+    }
+    #expect(mismatches == 0)
+    #expect(map.count == 80_000 - 26_667)
+    #expect(map.allKeys.count == map.count)
+  }
+}

@@ -36,7 +36,7 @@ package final class CRDTRoot {
   /// arrays); tombstones of every kind are kept in `removed` with their parent.
   @exclusivity(unchecked) private(set) var registry = TicketMap<Entry>()
   @exclusivity(unchecked) private(set) var removed = TicketMap<Entry>()
-  @exclusivity(unchecked) private(set) var gcPairs: [GCPairKey: GCPair] = [:]
+  @exclusivity(unchecked) private var gcPairs = GCPairStore()
 
   package init(object: CRDTObject = CRDTObject(createdAt: .initial)) {
     self.object = object
@@ -174,7 +174,7 @@ package final class CRDTRoot {
       if let parent = entry.parent { purge(entry.element, from: parent) }
       count += deregister(entry.element)
     }
-    for (key, pair) in gcPairs where minSyncedVersionVector.covers(pair.removedAt) {
+    for (key, pair) in gcPairs.entries where minSyncedVersionVector.covers(pair.removedAt) {
       switch pair.child {
       case .arrayPosition(let id):
         if let array = pair.parent as? CRDTArray, let handle = array.position(withID: id) {
@@ -227,5 +227,31 @@ package final class CRDTRoot {
     }
     guard registry[current] != nil else { return nil }
     return (["$"] + parts.reversed()).joined(separator: ".")
+  }
+}
+
+/// The registered node-level garbage, split over 64 dictionaries by hash so that growing
+/// rehashes a 64th of the entries at a time: a single edit never pays for rehashing all the
+/// garbage of a large document.
+struct GCPairStore {
+  private var shards = [[CRDTRoot.GCPairKey: CRDTRoot.GCPair]](repeating: [:], count: 64)
+  private(set) var count = 0
+
+  @inline(__always) private func shard(_ key: CRDTRoot.GCPairKey) -> Int { key.hashValue & 63 }
+
+  subscript(key: CRDTRoot.GCPairKey) -> CRDTRoot.GCPair? {
+    get { shards[shard(key)][key] }
+    set {
+      let index = shard(key)
+      if let newValue {
+        if shards[index].updateValue(newValue, forKey: key) == nil { count += 1 }
+      } else if shards[index].removeValue(forKey: key) != nil {
+        count -= 1
+      }
+    }
+  }
+
+  var entries: [(key: CRDTRoot.GCPairKey, value: CRDTRoot.GCPair)] {
+    shards.flatMap { $0.map { (key: $0.key, value: $0.value) } }
   }
 }

@@ -7,45 +7,28 @@
 ///
 /// Capacity is a power of two and the load stays at most 1/2.
 package struct TicketMap<Value> {
-  fileprivate struct Slot {
-    var key: TimeTicket
-    var value: Value?
-  }
+  /// One table until the map is large; then 64 tables chosen by the hash's high bits, so that
+  /// growing rehashes and allocates a 64th of the entries at a time (no long stall on one edit).
+  private var shards: [Table<Value>]
+  private var shardShift: Int = 64
 
-  private var slots: [Slot]
-  private var mask: Int
   /// The number of entries.
-  package private(set) var count = 0
+  package var count: Int { shards.reduce(0) { $0 + $1.count } }
 
   /// Creates an empty map.
   package init(minimumCapacity: Int = 8) {
-    var capacity = 8
-    while capacity < minimumCapacity * 2 { capacity <<= 1 }
-    slots = Array(repeating: Slot(key: .initial, value: nil), count: capacity)
-    mask = capacity - 1
+    shards = [Table<Value>(minimumCapacity: minimumCapacity)]
   }
 
-  @inline(__always) private static func hash(_ key: TimeTicket) -> Int {
-    var x = UInt64(bitPattern: key.lamport) &* 0x9E37_79B9_7F4A_7C15
-    x ^= key.actorID.high &* 0xC2B2_AE3D_27D4_EB4F
-    x ^= (UInt64(key.actorID.low) << 32 | UInt64(key.delimiter)) &* 0x1656_67B1_9E37_79F9
-    x ^= x >> 29
-    x = x &* 0xBF58_476D_1CE4_E5B9
-    x ^= x >> 32
-    return Int(truncatingIfNeeded: x)
+  @inline(__always) private func shard(_ hash: Int) -> Int {
+    shardShift >= 64 ? 0 : Int(UInt64(bitPattern: Int64(hash)) >> UInt64(shardShift))
   }
 
   /// The value for `key`, or nil.
   package subscript(key: TimeTicket) -> Value? {
     @inline(__always) get {
-      slots.withUnsafeBufferPointer { buffer in
-        var slot = TicketMap.hash(key) & mask
-        while let value = buffer[slot].value {
-          if buffer[slot].key == key { return value }
-          slot = (slot + 1) & mask
-        }
-        return nil
-      }
+      let hash = Table<Value>.hash(key)
+      return shards[shard(hash)].value(key, hash: hash)
     }
     set {
       if let newValue { insert(key, newValue) } else { remove(key) }
@@ -57,10 +40,81 @@ package struct TicketMap<Value> {
 
   /// Sets the value of `key`.
   package mutating func insert(_ key: TimeTicket, _ value: Value) {
+    let hash = Table<Value>.hash(key)
+    shards[shard(hash)].insert(key, value, hash: hash)
+    if shardShift >= 64 && shards[0].count > 1 << 12 { reshard() }
+  }
+
+  /// Removes the entry of `key` and returns its value.
+  @discardableResult
+  package mutating func remove(_ key: TimeTicket) -> Value? {
+    let hash = Table<Value>.hash(key)
+    return shards[shard(hash)].remove(key, hash: hash)
+  }
+
+  /// Every entry, in no particular order.
+  package var entries: [(key: TimeTicket, value: Value)] { shards.flatMap { $0.entries } }
+
+  /// Every key, in no particular order.
+  package var allKeys: [TimeTicket] { shards.flatMap { $0.allKeys } }
+
+  /// Bytes held by the slot buffers.
+  package var memoryFootprint: Int { shards.reduce(0) { $0 + $1.memoryFootprint } }
+
+  private mutating func reshard() {
+    let old = shards[0].entries
+    shardShift = 64 - 6
+    shards = (0..<64).map { _ in Table<Value>(minimumCapacity: old.count / 64 + 1) }
+    for entry in old {
+      let hash = Table<Value>.hash(entry.key)
+      shards[shard(hash)].insert(entry.key, entry.value, hash: hash)
+    }
+  }
+}
+
+private struct Table<Value> {
+  fileprivate struct Slot {
+    var key: TimeTicket
+    var value: Value?
+  }
+
+  private var slots: [Slot]
+  private var mask: Int
+  private(set) var count = 0
+
+  init(minimumCapacity: Int = 8) {
+    var capacity = 8
+    while capacity < minimumCapacity * 2 { capacity <<= 1 }
+    slots = Array(repeating: Slot(key: .initial, value: nil), count: capacity)
+    mask = capacity - 1
+  }
+
+  @inline(__always) static func hash(_ key: TimeTicket) -> Int {
+    var x = UInt64(bitPattern: key.lamport) &* 0x9E37_79B9_7F4A_7C15
+    x ^= key.actorID.high &* 0xC2B2_AE3D_27D4_EB4F
+    x ^= (UInt64(key.actorID.low) << 32 | UInt64(key.delimiter)) &* 0x1656_67B1_9E37_79F9
+    x ^= x >> 29
+    x = x &* 0xBF58_476D_1CE4_E5B9
+    x ^= x >> 32
+    return Int(truncatingIfNeeded: x)
+  }
+
+  @inline(__always) func value(_ key: TimeTicket, hash: Int) -> Value? {
+    slots.withUnsafeBufferPointer { buffer in
+      var slot = hash & mask
+      while let value = buffer[slot].value {
+        if buffer[slot].key == key { return value }
+        slot = (slot + 1) & mask
+      }
+      return nil
+    }
+  }
+
+  mutating func insert(_ key: TimeTicket, _ value: Value, hash: Int) {
     if (count + 1) * 2 > slots.count { grow() }
     let mask = self.mask
     let added = slots.withUnsafeMutableBufferPointer { buffer -> Bool in
-      var slot = TicketMap.hash(key) & mask
+      var slot = hash & mask
       while buffer[slot].value != nil {
         if buffer[slot].key == key {
           buffer[slot].value = value
@@ -74,12 +128,10 @@ package struct TicketMap<Value> {
     if added { count += 1 }
   }
 
-  /// Removes the entry of `key` and returns its value.
-  @discardableResult
-  package mutating func remove(_ key: TimeTicket) -> Value? {
+  mutating func remove(_ key: TimeTicket, hash: Int) -> Value? {
     let mask = self.mask
     let removed = slots.withUnsafeMutableBufferPointer { buffer -> Value? in
-      var slot = TicketMap.hash(key) & mask
+      var slot = hash & mask
       while buffer[slot].value != nil {
         if buffer[slot].key == key { break }
         slot = (slot + 1) & mask
@@ -90,7 +142,7 @@ package struct TicketMap<Value> {
       var hole = slot
       var next = (slot + 1) & mask
       while buffer[next].value != nil {
-        let home = TicketMap.hash(buffer[next].key) & mask
+        let home = Table.hash(buffer[next].key) & mask
         if (next - home) & mask >= (next - hole) & mask {
           buffer[hole] = buffer[next]
           hole = next
@@ -104,19 +156,16 @@ package struct TicketMap<Value> {
     return removed
   }
 
-  /// Bytes held by the slot buffer.
-  package var memoryFootprint: Int { slots.capacity * MemoryLayout<Slot>.stride }
+  var memoryFootprint: Int { slots.capacity * MemoryLayout<Slot>.stride }
 
-  /// Every entry, in no particular order.
-  package var entries: [(key: TimeTicket, value: Value)] {
+  var entries: [(key: TimeTicket, value: Value)] {
     var result: [(key: TimeTicket, value: Value)] = []
     result.reserveCapacity(count)
     for slot in slots { if let value = slot.value { result.append((slot.key, value)) } }
     return result
   }
 
-  /// Every key, in no particular order.
-  package var allKeys: [TimeTicket] {
+  var allKeys: [TimeTicket] {
     var result: [TimeTicket] = []
     result.reserveCapacity(count)
     for slot in slots where slot.value != nil { result.append(slot.key) }
@@ -131,7 +180,7 @@ package struct TicketMap<Value> {
     let mask = self.mask
     slots.withUnsafeMutableBufferPointer { buffer in
       for entry in old where entry.value != nil {
-        var slot = TicketMap.hash(entry.key) & mask
+        var slot = Table.hash(entry.key) & mask
         while buffer[slot].value != nil { slot = (slot + 1) & mask }
         buffer[slot] = entry
       }
@@ -140,4 +189,5 @@ package struct TicketMap<Value> {
 }
 
 extension TicketMap: Sendable where Value: Sendable {}
-extension TicketMap.Slot: Sendable where Value: Sendable {}
+extension Table: Sendable where Value: Sendable {}
+extension Table.Slot: Sendable where Value: Sendable {}

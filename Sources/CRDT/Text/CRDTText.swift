@@ -38,7 +38,7 @@ package final class CRDTText: CRDTElement {
 
   package static let head: Int32 = 0
 
-  @exclusivity(unchecked) package private(set) var nodes: [Node]
+  @exclusivity(unchecked) package private(set) var nodes = PagedArray<Node>()
   @exclusivity(unchecked) private var freeHandles: [Int32] = []
   @exclusivity(unchecked) package private(set) var buffer: [UInt16] = []
   @exclusivity(unchecked) private var index = SequenceIndex()
@@ -50,8 +50,8 @@ package final class CRDTText: CRDTElement {
   @exclusivity(unchecked) package private(set) var splitGarbage: [Int32] = []
 
   package override init(createdAt: TimeTicket) {
-    nodes = [Node(id: TextNodeID(createdAt: .initial, offset: 0), start: 0, length: 0, removedAt: nil,
-                  prev: -1, next: -1, insPrev: -1, insNext: -1, attributes: -1)]
+    nodes.append(Node(id: TextNodeID(createdAt: .initial, offset: 0), start: 0, length: 0, removedAt: nil,
+                      prev: -1, next: -1, insPrev: -1, insNext: -1, attributes: -1))
     super.init(createdAt: createdAt)
   }
 
@@ -105,7 +105,7 @@ package final class CRDTText: CRDTElement {
   /// Bytes held by the text's buffers: pieces, content, index, lookup table and attribute sets
   /// (capacities, so what the allocator holds for them).
   package var memoryFootprint: Int {
-    nodes.capacity * MemoryLayout<Node>.stride + buffer.capacity * 2 + index.memoryFootprint
+    nodes.memoryFootprint + buffer.capacity * 2 + index.memoryFootprint
       + firstPiece.memoryFootprint + freeHandles.capacity * 4
       + attributeSets.capacity * MemoryLayout<TextAttributes>.stride
       + attributeSets.reduce(0) { $0 + $1.entries.capacity * MemoryLayout<TextAttributes.Entry>.stride }
