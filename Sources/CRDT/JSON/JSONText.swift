@@ -101,7 +101,7 @@ public final class JSONText {
   }
 
   private func checkNotInsideSurrogatePair(_ offset: Int) throws(YorkieError) {
-    guard offset > 0, offset < text.length, let unit = text.unit(at: offset), UTF16.isTrailSurrogate(unit),
+    guard text.mayHoldSurrogates, offset > 0, offset < text.length, let unit = text.unit(at: offset), UTF16.isTrailSurrogate(unit),
       let previous = text.unit(at: offset - 1), UTF16.isLeadSurrogate(previous)
     else { return }
     throw YorkieError(.indexOutOfBounds, "the offset \(offset) falls inside a surrogate pair")

@@ -41,6 +41,8 @@ package final class CRDTText: CRDTElement {
   @exclusivity(unchecked) package private(set) var nodes = PagedArray<Node>()
   @exclusivity(unchecked) private var freeHandles: [Int32] = []
   @exclusivity(unchecked) package private(set) var buffer: [UInt16] = []
+  /// Whether any content ever held a surrogate (if not, no offset can split a pair).
+  @exclusivity(unchecked) package private(set) var mayHoldSurrogates = false
   @exclusivity(unchecked) private var index = SequenceIndex()
   @exclusivity(unchecked) private var firstPiece = TicketMap<Int32>()
   @exclusivity(unchecked) package private(set) var attributeSets: [TextAttributes] = []
@@ -233,17 +235,18 @@ package final class CRDTText: CRDTElement {
       }
     }
     var inserted: Int32? = nil
-    let units = Array(content.utf16)
-    if !units.isEmpty {
-      let start = Int32(buffer.count)
-      buffer.append(contentsOf: units)
+    let start = Int32(buffer.count)
+    buffer.append(contentsOf: content.utf16)
+    let unitCount = buffer.count - Int(start)
+    if unitCount > 0 {
+      if !mayHoldSurrogates, content.unicodeScalars.contains(where: { $0.value > 0xFFFF }) { mayHoldSurrogates = true }
       var attributeSet: Int32 = -1
       if let attributes, !attributes.isEmpty {
         var set = TextAttributes()
         for (key, value) in attributes.sorted(by: { $0.key < $1.key }) { set.set(key, value, executedAt: editedAt) }
         attributeSet = storeAttributes(set)
       }
-      let node = Node(id: TextNodeID(createdAt: editedAt, offset: 0), start: start, length: Int32(units.count), removedAt: nil,
+      let node = Node(id: TextNodeID(createdAt: editedAt, offset: 0), start: start, length: Int32(unitCount), removedAt: nil,
                       prev: fromLeft, next: -1, insPrev: -1, insNext: -1, attributes: attributeSet)
       let newHandle = link(node, after: fromLeft)
       firstPiece[editedAt] = newHandle
@@ -434,6 +437,7 @@ package final class CRDTText: CRDTElement {
     let units = Array(content.utf16)
     let start = Int32(buffer.count)
     buffer.append(contentsOf: units)
+    if units.contains(where: { UTF16.isLeadSurrogate($0) }) { mayHoldSurrogates = true }
     var last = CRDTText.head
     while nodes[Int(last)].next >= 0 { last = nodes[Int(last)].next }
     let attributeSet = attributes.map { storeAttributes($0) } ?? -1
