@@ -279,18 +279,15 @@ func concurrentTraceCase(name: String, trace traceName: String) -> BenchCase {
   }
 }
 
-/// Yorkie `text Edit-GC N`: N single-character inserts, then each character replaced, then GC.
-/// Yorkie expects N purged.
-func textEditGCCase(_ n: Int) -> BenchCase {
-  BenchCase(name: "text_edit_gc_\(n)", ops: n) {
+/// Yorkie's text GC benchmarks: fill a text, replace every character one by one in one update,
+/// then GC. Yorkie expects N garbage nodes and N purged.
+func textReplaceGCCase(name: String, _ n: Int, fill: @escaping @Sendable (JSONText) throws -> Void) -> BenchCase {
+  BenchCase(name: name, ops: n) {
     {
       await guarded {
         let doc = Document(key: "d1")
         let start = benchClock.now
-        try await doc.update { root, _ in
-          let text = root.setNewText("text")
-          for i in 0..<n { try text.edit(i, i, "a") }
-        }
+        try await doc.update { root, _ in try fill(root.setNewText("text")) }
         try await doc.update { root, _ in
           let text = root.text("text")!
           for i in 0..<n { try text.edit(i, i + 1, "b") }
@@ -310,31 +307,17 @@ func textEditGCCase(_ n: Int) -> BenchCase {
   }
 }
 
-/// Yorkie `text Split-GC N`: one N-character insert, then each character replaced (splitting
-/// the insertion N times), then GC. Yorkie expects N purged.
+/// Yorkie `text Edit-GC N`: the text is filled with N single-character inserts.
+func textEditGCCase(_ n: Int) -> BenchCase {
+  textReplaceGCCase(name: "text_edit_gc_\(n)", n) { text in
+    for i in 0..<n { try text.edit(i, i, "a") }
+  }
+}
+
+/// Yorkie `text Split-GC N`: the text is one N-character insert, split by every replacement.
 func textSplitGCCase(_ n: Int) -> BenchCase {
-  BenchCase(name: "text_split_gc_\(n)", ops: n) {
-    {
-      await guarded {
-        let doc = Document(key: "d1")
-        let start = benchClock.now
-        try await doc.update { root, _ in try root.setNewText("text").edit(0, 0, String(repeating: "a", count: n)) }
-        try await doc.update { root, _ in
-          let text = root.text("text")!
-          for i in 0..<n { try text.edit(i, i + 1, "b") }
-        }
-        let garbage = await doc.garbageLength
-        let purged = await doc.garbageCollect(minSyncedVersionVector: VersionVector([.initial: .max]))
-        let seconds = (benchClock.now - start).seconds
-        var checks = Checks()
-        checks.expect(garbage == n, "garbageLength \(garbage), Yorkie expects \(n)")
-        checks.expect(purged == n, "garbageCollect returned \(purged), Yorkie expects \(n)")
-        checks.expect(await doc.garbageLength == 0, "garbage left after GC")
-        checks.expect(await doc.textString() == String(repeating: "b", count: n), "text differs")
-        await checkInvariants(of: doc, &checks)
-        return checks.trial(seconds, [Field("purged", .int(purged))])
-      }
-    }
+  textReplaceGCCase(name: "text_split_gc_\(n)", n) { text in
+    try text.edit(0, 0, String(repeating: "a", count: n))
   }
 }
 

@@ -28,6 +28,9 @@ package final class CRDTRoot {
     package let parent: CRDTElement
     package let child: GCChild
     package let removedAt: TimeTicket
+    /// Where the child sits in its parent's arena, when known: a hint checked before use
+    /// (lookups by id can walk long chains of split pieces).
+    package var handle: Int32 = -1
   }
 
   package let object: CRDTObject
@@ -182,12 +185,12 @@ package final class CRDTRoot {
           array.purgeDeadPosition(handle)
         }
       case .textNode(let id):
-        if let text = pair.parent as? CRDTText, let handle = text.piece(withID: id) {
+        if let text = pair.parent as? CRDTText, let handle = text.piece(withID: id, hint: pair.handle) {
           guard text.isSafeToPurge(handle, minSyncedVersionVector) else { continue }
           text.purge(handle)
         }
       case .textAttribute(let id, let name):
-        if let text = pair.parent as? CRDTText, let handle = text.piece(withID: id) {
+        if let text = pair.parent as? CRDTText, let handle = text.piece(withID: id, hint: pair.handle) {
           _ = text.purgeAttribute(handle, key: name, removedAt: pair.removedAt)
         }
       }

@@ -135,7 +135,7 @@ extension Operation {
                                  editedAt: executedAt, versionVector: knowledge, journal: journal, wantsIndexes: wantsInfo)
       registerSplitGarbage(of: text, in: root, journal: journal)
       for handle in result.removed {
-        register(CRDTRoot.GCPair(parent: text, child: .textNode(text.id(of: handle)), removedAt: executedAt), in: root, journal: journal)
+        register(CRDTRoot.GCPair(parent: text, child: .textNode(text.id(of: handle)), removedAt: executedAt, handle: handle), in: root, journal: journal)
       }
       guard wantsInfo, let path = root.path(of: text.createdAt) else { return [] }
       return [OperationInfo(type: "edit", path: path, from: result.fromIndex, to: result.toIndex, value: .string(content))]
@@ -147,7 +147,7 @@ extension Operation {
                                   editedAt: executedAt, versionVector: knowledge, journal: journal)
       registerSplitGarbage(of: text, in: root, journal: journal)
       for (handle, name) in result.tombstones {
-        register(CRDTRoot.GCPair(parent: text, child: .textAttribute(text.id(of: handle), name), removedAt: executedAt), in: root, journal: journal)
+        register(CRDTRoot.GCPair(parent: text, child: .textAttribute(text.id(of: handle), name), removedAt: executedAt, handle: handle), in: root, journal: journal)
       }
       for (id, name, _) in result.revived {
         let key = CRDTRoot.GCPairKey(parent: text.createdAt, child: .textAttribute(id, name))
@@ -187,10 +187,10 @@ extension Operation {
     for handle in text.splitGarbage {
       let node = text.node(handle)
       if let removedAt = node.removedAt {
-        register(CRDTRoot.GCPair(parent: text, child: .textNode(node.id), removedAt: removedAt), in: root, journal: journal)
+        register(CRDTRoot.GCPair(parent: text, child: .textNode(node.id), removedAt: removedAt, handle: handle), in: root, journal: journal)
       }
       for entry in text.attributes(of: handle)?.entries ?? [] where entry.isRemoved {
-        register(CRDTRoot.GCPair(parent: text, child: .textAttribute(node.id, entry.key), removedAt: entry.updatedAt), in: root, journal: journal)
+        register(CRDTRoot.GCPair(parent: text, child: .textAttribute(node.id, entry.key), removedAt: entry.updatedAt, handle: handle), in: root, journal: journal)
       }
     }
   }

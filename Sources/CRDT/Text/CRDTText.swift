@@ -120,7 +120,7 @@ package final class CRDTText: CRDTElement {
     guard textIndex >= 0, textIndex <= length else { return nil }
     if textIndex == 0 { return TextPosition(id: nodes[Int(CRDTText.head)].id, relativeOffset: 0) }
     guard let found = index.find(textIndex, inclusiveEnd: true) else { return nil }
-    return TextPosition(id: nodes[Int(found.handle)].id, relativeOffset: Int32(found.offset))
+    return TextPosition(id: nodes[Int(found.handle)].id, relativeOffset: Int32(found.offset), hint: found.handle)
   }
 
   /// The visible index of `position`. A position on a piece boundary resolves to the end of the
@@ -146,6 +146,17 @@ package final class CRDTText: CRDTElement {
       if next < 0 || nodes[Int(next)].id.offset > id.offset { return handle }
       handle = next
     }
+  }
+
+  /// The piece a position falls in, preferring the piece on the left at a boundary; uses the
+  /// position's hint when it still names a piece that holds the offset.
+  @inline(__always) private func resolve(_ position: TextPosition) -> Int32? {
+    let hint = position.hint
+    if hint > 0, Int(hint) < nodes.count, nodes[Int(hint)].id == position.id,
+      position.relativeOffset > 0, position.relativeOffset <= nodes[Int(hint)].length {
+      return hint
+    }
+    return floorPreferringLeft(position.absoluteID)
   }
 
   /// As ``floorPiece(_:)``, but a position exactly at the start of a split part refers to the
@@ -177,7 +188,7 @@ package final class CRDTText: CRDTElement {
   /// - Returns: the piece left of the boundary and the one right of it (-1 at the end).
   package func boundary(at position: TextPosition, editedAt: TimeTicket, journal: Journal) throws(YorkieError) -> (left: Int32, right: Int32) {
     let absolute = position.absoluteID
-    guard var handle = floorPreferringLeft(absolute) else {
+    guard var handle = resolve(position) else {
       throw YorkieError(.elementNotFound, "text \(createdAt) has no piece \(absolute)")
     }
     let offset = Int(absolute.offset - nodes[Int(handle)].id.offset)
@@ -461,8 +472,9 @@ package final class CRDTText: CRDTElement {
   /// The removed pieces, for rebuilding the GC registry after a snapshot.
   package var removedPieces: [Int32] { pieces.filter { nodes[Int($0)].isRemoved } }
 
-  /// The piece with this id, exactly.
-  package func piece(withID id: TextNodeID) -> Int32? {
+  /// The piece with this id, exactly. `hint` is a handle it may be at.
+  package func piece(withID id: TextNodeID, hint: Int32 = -1) -> Int32? {
+    if hint > 0, Int(hint) < nodes.count, nodes[Int(hint)].id == id { return hint }
     guard let handle = floorPiece(id), handle != CRDTText.head, nodes[Int(handle)].id == id else { return nil }
     return handle
   }

@@ -24,10 +24,25 @@ package struct TextNodeID: Hashable, Comparable, Sendable, CustomStringConvertib
 public struct TextPosition: Hashable, Sendable, CustomStringConvertible {
   package var id: TextNodeID
   package var relativeOffset: Int32
+  /// The arena handle of the piece `id` when this replica made the position: a hint checked
+  /// before use, never encoded and ignored by equality.
+  package var hint: Int32 = -1
 
-  package init(id: TextNodeID, relativeOffset: Int32) {
+  package init(id: TextNodeID, relativeOffset: Int32, hint: Int32 = -1) {
     self.id = id
     self.relativeOffset = relativeOffset
+    self.hint = hint
+  }
+
+  /// Positions are equal when they name the same piece and offset.
+  public static func == (lhs: TextPosition, rhs: TextPosition) -> Bool {
+    lhs.id == rhs.id && lhs.relativeOffset == rhs.relativeOffset
+  }
+
+  /// Hashes the piece and offset.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(id)
+    hasher.combine(relativeOffset)
   }
 
   /// Creates a position from its wire parts (`TextNodePos`: createdAt, offset, relativeOffset).
