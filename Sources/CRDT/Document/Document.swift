@@ -238,8 +238,12 @@ public actor Document {
   /// nothing of the pack is applied and the error is thrown. Events are emitted after the
   /// whole pack has been applied, in apply order.
   public func applyChangePack(_ pack: ChangePack) throws {
+    guard pack.key.isEmpty || pack.key == key else {
+      throw YorkieError(.invalidChangePack, "a change pack of document \"\(pack.key)\" cannot be applied to document \"\(key)\"")
+    }
     if let snapshot = pack.snapshot, !snapshot.isEmpty {
-      throw YorkieError(.invalidChangePack, "snapshot packs are not supported yet")
+      try applySnapshot(snapshot, of: pack)
+      return
     }
     let savedChangeID = changeID
     let savedPresence = presenceMap
@@ -273,6 +277,51 @@ public actor Document {
       events.append(.statusChanged(.removed))
     }
     emit(events)
+  }
+
+  /// Replaces the content with a snapshot (Yorkie's snapshot path): the root and the presences
+  /// are replaced, local changes the snapshot already holds are dropped and the others are
+  /// applied again on top, the clocks advance past the snapshot's vector, and no garbage is
+  /// collected. Nothing changes when the snapshot cannot be decoded or a local change cannot be
+  /// applied on top of it.
+  private func applySnapshot(_ data: Data, of pack: ChangePack) throws {
+    let snapshot = try DocumentSnapshot(data: data)
+    guard let object = snapshot.root.materialize() as? CRDTObject else {
+      throw YorkieError(.invalidSnapshot, "the snapshot's root is not an object")
+    }
+    let newRoot = CRDTRoot(object: object)
+    let acknowledged = pack.checkpoint.clientSeq
+    let kept = localChanges.filter { $0.id.clientSeq > acknowledged }
+    var presences = snapshot.presences
+    let replay = Journal()
+    for change in kept {
+      for operation in change.operations {
+        _ = try operation.execute(on: newRoot, journal: replay, wantsInfo: false)
+      }
+      switch change.presenceChange {
+      case .put(let data): presences[change.id.actorID] = data
+      case .clear: presences[change.id.actorID] = nil
+      case nil: break
+      }
+    }
+    replay.commit()
+    root = newRoot
+    localChanges = kept
+    presenceMap = presences
+    changeID = changeID.synced(withSnapshotVector: pack.versionVector ?? VersionVector())
+    checkpoint = checkpoint.forwarded(to: pack.checkpoint)
+    var events: [DocEvent] = [.snapshot]
+    if pack.isRemoved && status != .removed {
+      status = .removed
+      events.append(.statusChanged(.removed))
+    }
+    emit(events)
+  }
+
+  /// The document in Yorkie's binary `Snapshot` encoding: the root with its tombstones and every
+  /// known presence. A fresh document (or any replica) loads it with a change pack that carries it.
+  public func snapshot() -> Data {
+    DocumentSnapshot(root: ElementSnapshot(root.object), presences: presenceMap).encoded
   }
 
   private func apply(_ change: Change, journal: Journal, wantsInfo: Bool) throws -> [DocEvent] {

@@ -114,10 +114,7 @@ package enum ElementSnapshot: Sendable, Equatable {
       element = array
     case .text(let pieces, _):
       let text = CRDTText(createdAt: meta.createdAt)
-      for piece in pieces {
-        text.appendDecoded(id: piece.id, content: piece.value, removedAt: piece.removedAt,
-                           attributes: piece.attributes.isEmpty ? nil : TextAttributes(piece.attributes))
-      }
+      text.appendDecoded(pieces)
       element = text
     }
     element.movedAt = meta.movedAt

@@ -43,6 +43,10 @@ public struct YorkieError: Error, Sendable, CustomStringConvertible {
     public static let documentRemoved = Code("documentRemoved")
     /// Malformed input from the wire or a snapshot.
     public static let invalidWireData = Code("invalidWireData")
+    /// Something this SDK does not implement yet (Yorkie's Tree, deduplicating counters).
+    public static let unsupported = Code("unsupported")
+    /// A snapshot that cannot be loaded (malformed, or not this document's).
+    public static let invalidSnapshot = Code("invalidSnapshot")
   }
 
   /// What went wrong.

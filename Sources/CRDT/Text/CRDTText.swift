@@ -445,25 +445,45 @@ package final class CRDTText: CRDTElement {
 
   /// Appends a piece exactly as a snapshot describes it.
   package func appendDecoded(id: TextNodeID, content: String, removedAt: TimeTicket?, attributes: TextAttributes?) {
-    let units = Array(content.utf16)
-    let start = Int32(buffer.count)
-    buffer.append(contentsOf: units)
-    if units.contains(where: { UTF16.isLeadSurrogate($0) }) { mayHoldSurrogates = true }
+    appendDecoded([ElementSnapshot.TextNode(id: id, value: content, removedAt: removedAt, attributes: attributes?.entries ?? [])])
+  }
+
+  /// Appends pieces exactly as a snapshot describes them, in document order: linear in the
+  /// number of pieces (the list tail and each insertion's last piece are tracked as it goes).
+  package func appendDecoded(_ pieces: [ElementSnapshot.TextNode]) {
     var last = CRDTText.head
     while nodes[Int(last)].next >= 0 { last = nodes[Int(last)].next }
-    let attributeSet = attributes.map { storeAttributes($0) } ?? -1
-    let handle = link(Node(id: id, start: start, length: Int32(units.count), removedAt: removedAt,
-                           prev: last, next: -1, insPrev: -1, insNext: -1, attributes: attributeSet), after: last)
-    // Chain the pieces of one insertion in offset order.
-    if let first = firstPiece[id.createdAt] {
-      var tail = first
-      while nodes[Int(tail)].insNext >= 0 { tail = nodes[Int(tail)].insNext }
-      if nodes[Int(tail)].id.offset < id.offset {
-        nodes[Int(tail)].insNext = handle
-        nodes[Int(handle)].insPrev = tail
+    var chainTail: [TimeTicket: Int32] = [:]
+    for piece in pieces {
+      let start = Int32(buffer.count)
+      var length: Int32 = 0
+      for unit in piece.value.utf16 {
+        buffer.append(unit)
+        length += 1
+        if UTF16.isLeadSurrogate(unit) { mayHoldSurrogates = true }
       }
-    } else {
-      firstPiece[id.createdAt] = handle
+      let attributeSet = piece.attributes.isEmpty ? -1 : storeAttributes(TextAttributes(piece.attributes))
+      let handle = link(Node(id: piece.id, start: start, length: length, removedAt: piece.removedAt,
+                             prev: last, next: -1, insPrev: -1, insNext: -1, attributes: attributeSet), after: last)
+      last = handle
+      // Chain the pieces of one insertion in offset order.
+      let createdAt = piece.id.createdAt
+      var tail = chainTail[createdAt]
+      if tail == nil, let first = firstPiece[createdAt] {
+        var walk = first
+        while nodes[Int(walk)].insNext >= 0 { walk = nodes[Int(walk)].insNext }
+        tail = walk
+      }
+      if let tail {
+        if nodes[Int(tail)].id.offset < piece.id.offset {
+          nodes[Int(tail)].insNext = handle
+          nodes[Int(handle)].insPrev = tail
+          chainTail[createdAt] = handle
+        }
+      } else {
+        firstPiece[createdAt] = handle
+        chainTail[createdAt] = handle
+      }
     }
   }
 

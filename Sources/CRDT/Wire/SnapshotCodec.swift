@@ -1,0 +1,100 @@
+import Foundation
+
+/// Yorkie's binary `Snapshot`: the whole root (tombstones included) and every known presence.
+///
+/// Presence values travel as JSON text, as every Yorkie SDK writes them; a value that is not
+/// valid JSON (an SDK that stores raw strings) is kept as a string.
+package struct DocumentSnapshot: Sendable, Equatable {
+  package var root: ElementSnapshot
+  package var presences: [ActorID: [String: JSONValue]]
+
+  package init(root: ElementSnapshot, presences: [ActorID: [String: JSONValue]]) {
+    self.root = root
+    self.presences = presences
+  }
+
+  /// The binary encoding.
+  package var encoded: Data {
+    var w = ProtoWriter(capacity: 1024)
+    w.message(1) { root.encodeJSONElement(into: &$0) }
+    for actor in presences.keys.sorted() {
+      guard let presence = presences[actor] else { continue }
+      w.message(2) { w in
+        w.string(1, actor.hex)
+        w.message(2) { w in
+          for key in presence.keys.sorted() {
+            w.message(1) { w in
+              w.string(1, key)
+              w.string(2, presence[key]!.jsonString)
+            }
+          }
+        }
+      }
+    }
+    return w.data
+  }
+
+  /// Decodes a binary snapshot. The root must be an object created at the initial ticket.
+  package init(data: Data) throws {
+    var root: ElementSnapshot?
+    var presences: [ActorID: [String: JSONValue]] = [:]
+    try ProtoReader.withReader(data, context: "Snapshot") { r in
+      while let (field, type) = try r.nextField() {
+        switch field {
+        case 1:
+          try r.expect(type, .lengthDelimited, field: field)
+          var body = try r.message("Snapshot.root")
+          root = try ElementSnapshot.decodeJSONElement(&body, depth: 0)
+        case 2:
+          try r.expect(type, .lengthDelimited, field: field)
+          var entry = try r.message("Snapshot.presences")
+          var key = ""
+          var data: [String: JSONValue] = [:]
+          while let (field, type) = try entry.nextField() {
+            switch field {
+            case 1: try entry.expect(type, .lengthDelimited, field: field); key = try entry.string()
+            case 2:
+              try entry.expect(type, .lengthDelimited, field: field)
+              var presence = try entry.message()
+              data = try DocumentSnapshot.decodePresence(&presence)
+            default: try entry.skip(type)
+            }
+          }
+          guard let actor = try? ActorID(hex: key) else {
+            throw entry.error("presence key \"\(key)\" is not a client id")
+          }
+          presences[actor] = data
+        default:
+          try r.skip(type)
+        }
+      }
+    }
+    guard let root else { throw YorkieError(.invalidSnapshot, "the snapshot has no root") }
+    guard case .object = root, root.createdAt == .initial else {
+      throw YorkieError(.invalidSnapshot, "the snapshot's root is not a document root (an object created at the initial ticket)")
+    }
+    self.root = root
+    self.presences = presences
+  }
+
+  /// Reads a `Presence` message: `data` map entries of JSON text.
+  package static func decodePresence(_ r: inout ProtoReader) throws -> [String: JSONValue] {
+    var result: [String: JSONValue] = [:]
+    while let (field, type) = try r.nextField() {
+      guard field == 1 else { try r.skip(type); continue }
+      try r.expect(type, .lengthDelimited, field: field)
+      var entry = try r.message()
+      var key = ""
+      var value = ""
+      while let (field, type) = try entry.nextField() {
+        switch field {
+        case 1: try entry.expect(type, .lengthDelimited, field: field); key = try entry.string()
+        case 2: try entry.expect(type, .lengthDelimited, field: field); value = try entry.string()
+        default: try entry.skip(type)
+        }
+      }
+      result[key] = JSONValueParser.parse(value) ?? .string(value)
+    }
+    return result
+  }
+}

@@ -1,0 +1,233 @@
+@testable import CRDT
+import Foundation
+import Testing
+
+/// Yorkie's binary Snapshot and JSONElement encodings, and loading a snapshot into a document.
+@Suite struct SnapshotTests {
+  let alice = try! ActorID(hex: "66c1f0a2b7e4d93a1c2e4f10")
+
+  // MARK: Golden bytes from the protocol notes
+
+  @Test func emptyObjectElementMatchesTheProtocolExample() throws {
+    let element = ElementSnapshot.object([], .init(createdAt: TimeTicket(lamport: 3, delimiter: 2, actorID: alice)))
+    #expect(element.jsonElementData.base64EncodedString() == "ChQSEggDEAIaDGbB8KK35Nk6HC5PEA==")
+    #expect(try ElementSnapshot(jsonElementData: element.jsonElementData) == element)
+  }
+
+  @Test func protocolSnapshotExampleDecodes() async throws {
+    let data = try #require(Data(base64Encoded: "CjwKOgooCgV0aXRsZRIfGh0IBRIFaGVsbG8aEggBEAEaDGbB8KK35Nk6HC5PEBIOGgwAAAAAAAAAAAAAAAASLQoYNjZjMWYwYTJiN2U0ZDkzYTFjMmU0ZjEwEhEKDwoEbmFtZRIHImFsaWNlIg=="))
+    let snapshot = try DocumentSnapshot(data: data)
+    #expect(snapshot.presences == [alice: ["name": .string("alice")]])
+    let doc = Document(key: "my-doc")
+    try await doc.applyChangePack(ChangePack(key: "my-doc", checkpoint: Checkpoint(serverSeq: 5, clientSeq: 0), changes: [],
+                                             versionVector: VersionVector([alice: 1]), snapshot: data))
+    #expect(await doc.toJSON() == #"{"title":"hello"}"#)
+    // Re-encoding gives the same bytes (members and presences are written in a fixed order).
+    #expect(await doc.snapshot() == data)
+  }
+
+  // MARK: Round trips
+
+  /// A document with every kind of element, tombstones, moves, split and styled text.
+  func richDocument() async throws -> Document {
+    let doc = Document(key: "rich")
+    await doc.setActor(alice)
+    try await doc.update { root, presence in
+      root["null"] = .null
+      root["bool"] = true
+      root["int"] = .integer(-7)
+      root["long"] = .long(9_007_199_254_740_993)
+      root["double"] = .double(3.25)
+      root["string"] = "héllo \"😀\"\n"
+      root["bytes"] = .bytes(Data([0, 1, 255]))
+      root["date"] = .date(Date(timeIntervalSince1970: 1_700_000_000.123))
+      let list = root.setNewArray("list")
+      for i in 0..<6 { try list.append(.integer(Int32(i))) }
+      try list.move(from: 0, to: 4)
+      try list.remove(at: 1)
+      try list.set("x", at: 2)
+      let nested = list.appendNewObject()
+      nested["k"] = "v"
+      let text = root.setNewText("text")
+      _ = try text.edit(0, 0, "Hello world")
+      _ = try text.edit(5, 6, "😀")
+      try text.setStyle(0, 3, ["bold": true])
+      try text.removeStyle(1, 2, keys: ["bold"])
+      root.setNewCounter("cnt", .int(41)).increase(by: 1)
+      _ = root.setNewCounter("big", .long(1 << 40))
+      root["gone"] = "soon"
+      root.remove("gone")
+      root["over"] = 1
+      root["over"] = 2
+      presence.set(["cursor": .integer(3), "name": "alice"])
+    }
+    return doc
+  }
+
+  @Test func snapshotLoadsIntoAFreshDocument() async throws {
+    let source = try await richDocument()
+    let data = await source.snapshot()
+    let target = Document(key: "rich")
+    await target.setActor(try ActorID(hex: "0000000000000000000000bb"))
+    try await target.applyChangePack(ChangePack(key: "rich", checkpoint: Checkpoint(serverSeq: 1, clientSeq: 0), changes: [],
+                                                versionVector: await source.versionVector, snapshot: data))
+    #expect(await target.toSortedJSON() == source.toSortedJSON())
+    #expect(await target.toJSON() == source.toJSON())
+    #expect(await target.garbageLength == source.garbageLength)
+    #expect(await target.snapshot() == data)
+    #expect(await target.checkInvariants() == nil)
+    // The clocks moved past the snapshot: the next local ticket is newer than anything in it.
+    #expect(await target.versionVector[alice] == source.versionVector[alice])
+    #expect(await target.changeID.lamport > source.changeID.lamport)
+    // Text internals survive: the split pieces, tombstones and attributes.
+    #expect(await target.debugPieces("$.text") == source.debugPieces("$.text"))
+    // GC on the loaded copy purges what GC on the source purges.
+    let everything = maxVector([alice])
+    let purgedSource = await source.garbageCollect(minSyncedVersionVector: everything)
+    let purgedTarget = await target.garbageCollect(minSyncedVersionVector: everything)
+    #expect(purgedSource == purgedTarget)
+    #expect(purgedSource > 0)
+    #expect(await target.toSortedJSON() == source.toSortedJSON())
+  }
+
+  @Test func snapshotKeepsUnacknowledgedLocalChanges() async throws {
+    let source = try await richDocument()
+    let data = await source.snapshot()
+    let bob = try ActorID(hex: "0000000000000000000000bb")
+    let target = Document(key: "rich")
+    await target.setActor(bob)
+    try await target.update { root, _ in root["first"] = "acknowledged" }
+    try await target.update { root, _ in root["second"] = "pending" }
+    let events = await target.events()
+    // The server has stored the first local change (it is inside the snapshot: the snapshot is
+    // built from a replica that saw it), not the second.
+    try await target.applyChangePack(ChangePack(key: "rich", checkpoint: Checkpoint(serverSeq: 9, clientSeq: 1), changes: [],
+                                                versionVector: await source.versionVector, snapshot: data))
+    let json = await target.toSortedJSON()
+    #expect(!json.contains("acknowledged"))
+    #expect(json.contains(#""second":"pending""#))
+    #expect(await target.pendingChanges.map(\.id.clientSeq) == [2])
+    #expect(await target.checkpoint == Checkpoint(serverSeq: 9, clientSeq: 1))
+    var iterator = events.makeAsyncIterator()
+    let first = await iterator.next()
+    guard case .snapshot? = first else {
+      Issue.record("expected a snapshot event, got \(String(describing: first))")
+      return
+    }
+  }
+
+  // MARK: Bad input
+
+  @Test func snapshotOfAnotherDocumentIsRefused() async throws {
+    let source = try await richDocument()
+    let data = await source.snapshot()
+    let target = Document(key: "other")
+    await #expect(throws: YorkieError.self) {
+      try await target.applyChangePack(ChangePack(key: "rich", checkpoint: Checkpoint(serverSeq: 1, clientSeq: 0), changes: [], snapshot: data))
+    }
+    #expect(await target.toJSON() == "{}")
+  }
+
+  @Test func rootThatIsNotTheDocumentRootIsRefused() async throws {
+    let notRoot = ElementSnapshot.object([], .init(createdAt: TimeTicket(lamport: 3, delimiter: 2, actorID: alice)))
+    var writer = ProtoWriter()
+    writer.message(1) { notRoot.encodeJSONElement(into: &$0) }
+    let error = try #require(throws: YorkieError.self) { try DocumentSnapshot(data: writer.data) }
+    #expect(error.code == .invalidSnapshot)
+    let array = ElementSnapshot.array([], .init(createdAt: .initial))
+    var second = ProtoWriter()
+    second.message(1) { array.encodeJSONElement(into: &$0) }
+    #expect(throws: YorkieError.self) { try DocumentSnapshot(data: second.data) }
+  }
+
+  @Test func everyTruncationFailsCleanlyAndChangesNothing() async throws {
+    let source = try await richDocument()
+    let data = await source.snapshot()
+    let target = Document(key: "rich")
+    try await target.update { root, _ in root["mine"] = 1 }
+    let before = await target.toSortedJSON()
+    for length in 0..<data.count {
+      let prefix = data.prefix(length)
+      do {
+        try await target.applyChangePack(ChangePack(key: "rich", checkpoint: Checkpoint(serverSeq: 1, clientSeq: 0), changes: [], snapshot: Data(prefix)))
+        // A prefix that ends exactly between two top-level fields is a valid, smaller snapshot
+        // only when it holds the whole root; then the local change was replayed on top.
+        #expect(await target.toSortedJSON().contains(#""mine":1"#), "prefix \(length)")
+        try await target.applyChangePack(ChangePack(key: "rich", checkpoint: Checkpoint(serverSeq: 1, clientSeq: 0), changes: [], snapshot: data))
+      } catch let error as YorkieError {
+        #expect([.invalidWireData, .invalidSnapshot].contains(error.code), "prefix \(length): \(error)")
+        if await target.toSortedJSON() != before && length == 0 { Issue.record("prefix 0 changed the document") }
+      }
+    }
+    #expect(await target.checkInvariants() == nil)
+  }
+
+  @Test func randomCorruptionNeverCrashes() async throws {
+    let source = try await richDocument()
+    let data = await source.snapshot()
+    let seed = UInt64(ProcessInfo.processInfo.environment["CRDT_SEED"] ?? "") ?? 20261124
+    var random = SeededRandom(seed: seed)
+    var loaded = 0
+    for _ in 0..<2_000 {
+      var bytes = [UInt8](data)
+      for _ in 0..<1 + Int.random(in: 0..<3, using: &random) {
+        let at = Int.random(in: 0..<bytes.count, using: &random)
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0: bytes[at] = UInt8(truncatingIfNeeded: Int.random(in: 0..<256, using: &random))
+        case 1: bytes.remove(at: at)
+        default: bytes.insert(UInt8(truncatingIfNeeded: Int.random(in: 0..<256, using: &random)), at: at)
+        }
+      }
+      let target = Document(key: "rich")
+      do {
+        try await target.applyChangePack(ChangePack(key: "rich", checkpoint: Checkpoint(serverSeq: 1, clientSeq: 0), changes: [], snapshot: Data(bytes)))
+        loaded += 1
+        _ = await target.toJSON()
+      } catch is YorkieError {
+        #expect(await target.toJSON() == "{}", "seed \(seed): a failed load changed the document")
+      }
+    }
+    #expect(loaded < 2_000, "seed \(seed): corruption was never detected")
+  }
+
+  @Test func deepNestingIsRefused() throws {
+    var element = ElementSnapshot.array([], .init(createdAt: TimeTicket(lamport: 1, delimiter: 1, actorID: alice)))
+    for depth in 2...1_000 {
+      element = .array([.init(element: element)], .init(createdAt: TimeTicket(lamport: 1, delimiter: UInt32(depth), actorID: alice)))
+    }
+    let error = try #require(throws: YorkieError.self) { try ElementSnapshot(jsonElementData: element.jsonElementData) }
+    #expect(error.code == .invalidWireData)
+  }
+
+  @Test func primitivePayloadsAreCheckedForSize() throws {
+    #expect(throws: YorkieError.self) { try PrimitiveValue(wireType: .integer, bytes: [1]) }
+    #expect(throws: YorkieError.self) { try PrimitiveValue(wireType: .double, bytes: [1, 2, 3]) }
+    #expect(throws: YorkieError.self) { try PrimitiveValue(wireType: .string, bytes: [0xff, 0xfe]) }
+    #expect(throws: YorkieError.self) { try PrimitiveValue(wireType: .jsonObject, bytes: []) }
+    for value: PrimitiveValue in [.null, .bool(true), .bool(false), .integer(.min), .integer(.max), .long(.min), .long(.max),
+                                  .double(-0.5), .double(1.5e300), .string(""), .string("😀 한"), .bytes(Data()), .bytes(Data([9, 8])), .date(-1), .date(1_700_000_000_123)] {
+      #expect(try PrimitiveValue(wireType: value.wireType, bytes: value.wireBytes) == value)
+    }
+  }
+
+  @Test func varintsAreBoundsChecked() throws {
+    // Eleven continuation bytes, a ten-byte varint whose last byte overflows, a length past the end.
+    for bytes: [UInt8] in [[0x08] + [UInt8](repeating: 0xff, count: 11), [0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02],
+                           [0x0a, 0x05, 0x01], [0x0a], [0x00, 0x01], [0x0b, 0x00]] {
+      #expect(throws: YorkieError.self, "\(bytes)") {
+        try ProtoReader.withReader(Data(bytes), context: "test") { r in
+          while let (_, type) = try r.nextField() { try r.skip(type) }
+        }
+      }
+    }
+    // Negative int32 values are sign-extended to ten bytes.
+    var writer = ProtoWriter()
+    writer.int32(1, -2)
+    #expect(writer.bytes.count == 11)
+    let decoded = try ProtoReader.withReader(writer.data, context: "test") { r -> Int32 in
+      _ = try r.nextField()
+      return try r.int32()
+    }
+    #expect(decoded == -2)
+  }
+}
