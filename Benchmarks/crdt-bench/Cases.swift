@@ -322,4 +322,4 @@ let allCases: [BenchCase] = [
   randomDeleteCase(10_000), randomDeleteCase(100_000),
   randomAccessCase(10_000), randomAccessCase(100_000),
   concurrentMergeCase(10_000),
-] + textCases
+] + textCases + wireCases

@@ -7,11 +7,32 @@ import Testing
 struct SequenceIndexTests {
   @Test("matches an array model under random inserts, removals and weight changes", arguments: SeededRandom.seeds(6))
   func modelBased(seed: UInt64) throws {
+    try exercise(seed: seed, bulk: 0)
+  }
+
+  @Test("a bulk-loaded index matches the model and stays valid under edits", arguments: SeededRandom.seeds(2, base: 77), [1, 2, 3, 5, 17, 300])
+  func bulkLoaded(seed: UInt64, bulk: Int) throws {
+    try exercise(seed: seed, bulk: bulk)
+  }
+
+  /// Random edits against the model, starting from `bulk` handles loaded at once.
+  private func exercise(seed: UInt64, bulk: Int) throws {
     var random = SeededRandom(seed: seed)
     var index = SequenceIndex(capacity: 4)
     var model: [(handle: Int32, weight: Int)] = []
     var nextHandle: Int32 = 0
     var free: [Int32] = []
+    if bulk > 0 {
+      // Handles out of order, as a text arena hands them out after reuse.
+      let handles = (0..<Int32(bulk)).shuffled(using: &random)
+      let weights = handles.map { _ in Int32.random(in: 0...3, using: &random) }
+      index.bulkLoad(handles, weights: weights)
+      model = zip(handles, weights).map { ($0, Int($1)) }
+      nextHandle = Int32(bulk)
+      if let problem = index.checkInvariants() { Issue.record("seed \(seed), bulk \(bulk): \(problem)") }
+      #expect(index.handles == handles)
+      #expect(index.totalWeight == model.reduce(0) { $0 + $1.weight })
+    }
     for step in 0..<3000 {
       let action = Int.random(in: 0..<10, using: &random)
       if action < 5 || model.isEmpty {

@@ -129,14 +129,14 @@ import Testing
   }
 
   @Test func rootThatIsNotTheDocumentRootIsRefused() async throws {
-    let notRoot = ElementSnapshot.object([], .init(createdAt: TimeTicket(lamport: 3, delimiter: 2, actorID: alice)))
+    let notRoot = CRDTObject(createdAt: TimeTicket(lamport: 3, delimiter: 2, actorID: alice))
     var writer = ProtoWriter()
-    writer.message(1) { notRoot.encodeJSONElement(into: &$0) }
+    writer.message(1) { ElementCodec.encode(notRoot, into: &$0) }
     let error = try #require(throws: YorkieError.self) { try DocumentSnapshot(data: writer.data) }
     #expect(error.code == .invalidSnapshot)
-    let array = ElementSnapshot.array([], .init(createdAt: .initial))
+    let array = CRDTArray(createdAt: .initial)
     var second = ProtoWriter()
-    second.message(1) { array.encodeJSONElement(into: &$0) }
+    second.message(1) { ElementCodec.encode(array, into: &$0) }
     #expect(throws: YorkieError.self) { try DocumentSnapshot(data: second.data) }
   }
 

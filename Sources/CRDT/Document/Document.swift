@@ -286,10 +286,7 @@ public actor Document {
   /// applied on top of it.
   private func applySnapshot(_ data: Data, of pack: ChangePack) throws {
     let snapshot = try DocumentSnapshot(data: data)
-    guard let object = snapshot.root.materialize() as? CRDTObject else {
-      throw YorkieError(.invalidSnapshot, "the snapshot's root is not an object")
-    }
-    let newRoot = CRDTRoot(object: object)
+    let newRoot = CRDTRoot(object: snapshot.root)
     let acknowledged = pack.checkpoint.clientSeq
     let kept = localChanges.filter { $0.id.clientSeq > acknowledged }
     var presences = snapshot.presences
@@ -321,7 +318,7 @@ public actor Document {
   /// The document in Yorkie's binary `Snapshot` encoding: the root with its tombstones and every
   /// known presence. A fresh document (or any replica) loads it with a change pack that carries it.
   public func snapshot() -> Data {
-    DocumentSnapshot(root: ElementSnapshot(root.object), presences: presenceMap).encoded
+    DocumentSnapshot(root: root.object, presences: presenceMap).encoded
   }
 
   private func apply(_ change: Change, journal: Journal, wantsInfo: Bool) throws -> [DocEvent] {

@@ -18,8 +18,9 @@
 /// Invariants (``checkInvariants()``):
 /// 1. Following `next` from the head visits every piece once; `prev` mirrors `next`.
 /// 2. The index holds every piece in chain order, weighted by its length when live, 0 when removed.
-/// 3. The pieces of one insertion form an `insPrev`/`insNext` chain in increasing offset, each
-///    piece's content following its predecessor's in the buffer; `firstPiece` names the chain's head.
+/// 3. The pieces of one insertion form an `insPrev`/`insNext` chain in increasing offset;
+///    `firstPiece` names the chain's head. (A piece split off in the running transaction follows
+///    its left part in the buffer, which rollback relies on; decoded pieces need not.)
 /// 4. Attribute sets are referenced by at most one piece.
 package final class CRDTText: CRDTElement {
   package struct Node {
@@ -415,7 +416,7 @@ package final class CRDTText: CRDTElement {
     freeAttributeSets.append(set)
   }
 
-  private func link(_ node: Node, after anchor: Int32) -> Int32 {
+  private func link(_ node: Node, after anchor: Int32, indexed: Bool = true) -> Int32 {
     var node = node
     node.prev = anchor
     node.next = nodes[Int(anchor)].next
@@ -429,7 +430,9 @@ package final class CRDTText: CRDTElement {
     }
     if node.next >= 0 { nodes[Int(node.next)].prev = handle }
     nodes[Int(anchor)].next = handle
-    index.insert(handle, weight: node.isRemoved ? 0 : Int(node.length), after: anchor == CRDTText.head ? nil : anchor)
+    if indexed {
+      index.insert(handle, weight: node.isRemoved ? 0 : Int(node.length), after: anchor == CRDTText.head ? nil : anchor)
+    }
     return handle
   }
 
@@ -443,47 +446,97 @@ package final class CRDTText: CRDTElement {
     freeHandles.append(handle)
   }
 
-  /// Appends a piece exactly as a snapshot describes it.
-  package func appendDecoded(id: TextNodeID, content: String, removedAt: TimeTicket?, attributes: TextAttributes?) {
-    appendDecoded([ElementSnapshot.TextNode(id: id, value: content, removedAt: removedAt, attributes: attributes?.entries ?? [])])
-  }
-
-  /// Appends pieces exactly as a snapshot describes them, in document order: linear in the
-  /// number of pieces (the list tail and each insertion's last piece are tracked as it goes).
+  /// Appends pieces exactly as a snapshot describes them, in document order.
   package func appendDecoded(_ pieces: [ElementSnapshot.TextNode]) {
     var last = CRDTText.head
     while nodes[Int(last)].next >= 0 { last = nodes[Int(last)].next }
-    var chainTail: [TimeTicket: Int32] = [:]
+    var state = DecodeState(last: last)
     for piece in pieces {
-      let start = Int32(buffer.count)
-      var length: Int32 = 0
-      for unit in piece.value.utf16 {
+      var content = piece.value
+      _ = content.withUTF8 { utf8 in
+        try? appendDecodedPiece(id: piece.id, utf8: utf8, removedAt: piece.removedAt, attributes: piece.attributes, state: &state)
+      }
+    }
+    finishDecoding(&state)
+  }
+
+  /// Indexes the pieces appended since decoding began (in one bulk load when the text was empty).
+  package func finishDecoding(_ state: inout DecodeState) {
+    if let pending = state.pendingHandles {
+      index.bulkLoad(pending, weights: state.pendingWeights)
+      state.pendingHandles = nil
+      state.pendingWeights = []
+    }
+  }
+
+  /// Where decoding a text's pieces stands: the last piece, and the last piece of every
+  /// insertion that arrived split (most insertions arrive whole and are never looked up).
+  package struct DecodeState {
+    var last: Int32
+    var splitTails = TicketMap<Int32>()
+    /// While the text was empty when decoding began, pieces are indexed at the end, at once.
+    var pendingHandles: [Int32]?
+    var pendingWeights: [Int32] = []
+
+    package init(last: Int32 = CRDTText.head) {
+      self.last = last
+      if last == CRDTText.head { pendingHandles = [] }
+    }
+  }
+
+  /// Appends one piece as a snapshot describes it, after the pieces appended before it. Its
+  /// content is UTF-8 (transcoded into the UTF-16 buffer). Pieces of one insertion must come in
+  /// increasing offset and an id must not repeat; anything else is malformed input.
+  package func appendDecodedPiece(id: TextNodeID, utf8: UnsafeBufferPointer<UInt8>, removedAt: TimeTicket?,
+                                  attributes: [TextAttributes.Entry], state: inout DecodeState) throws(YorkieError) {
+    // Find the insertion's last piece before touching anything.
+    var tail: Int32 = -1
+    if let split = state.splitTails[id.createdAt] {
+      tail = split
+    } else if let first = firstPiece[id.createdAt] {
+      tail = first
+    }
+    if tail >= 0, nodes[Int(tail)].id.offset >= id.offset {
+      throw YorkieError(.invalidWireData, "text piece \(id) repeats or comes after a later piece of its insertion")
+    }
+    let start = Int32(buffer.count)
+    // ASCII (most text) widens byte by byte into space made at once; anything else transcodes.
+    buffer.append(contentsOf: repeatElement(0, count: utf8.count))
+    let isASCII = buffer.withUnsafeMutableBufferPointer { units in
+      var combined: UInt8 = 0
+      for (j, byte) in utf8.enumerated() {
+        units[Int(start) + j] = UInt16(byte)
+        combined |= byte
+      }
+      return combined < 0x80
+    }
+    if !isASCII {
+      buffer.removeSubrange(Int(start)...)
+      let failed = transcode(utf8.makeIterator(), from: UTF8.self, to: UTF16.self, stoppingOnError: true) { unit in
         buffer.append(unit)
-        length += 1
         if UTF16.isLeadSurrogate(unit) { mayHoldSurrogates = true }
       }
-      let attributeSet = piece.attributes.isEmpty ? -1 : storeAttributes(TextAttributes(piece.attributes))
-      let handle = link(Node(id: piece.id, start: start, length: length, removedAt: piece.removedAt,
-                             prev: last, next: -1, insPrev: -1, insNext: -1, attributes: attributeSet), after: last)
-      last = handle
-      // Chain the pieces of one insertion in offset order.
-      let createdAt = piece.id.createdAt
-      var tail = chainTail[createdAt]
-      if tail == nil, let first = firstPiece[createdAt] {
-        var walk = first
-        while nodes[Int(walk)].insNext >= 0 { walk = nodes[Int(walk)].insNext }
-        tail = walk
+      if failed {
+        buffer.removeSubrange(Int(start)...)
+        throw YorkieError(.invalidWireData, "text piece \(id) is not valid UTF-8")
       }
-      if let tail {
-        if nodes[Int(tail)].id.offset < piece.id.offset {
-          nodes[Int(tail)].insNext = handle
-          nodes[Int(handle)].insPrev = tail
-          chainTail[createdAt] = handle
-        }
-      } else {
-        firstPiece[createdAt] = handle
-        chainTail[createdAt] = handle
-      }
+    }
+    let length = Int32(buffer.count) - start
+    let attributeSet = attributes.isEmpty ? -1 : storeAttributes(TextAttributes(attributes))
+    let handle = link(Node(id: id, start: start, length: length, removedAt: removedAt,
+                           prev: state.last, next: -1, insPrev: -1, insNext: -1, attributes: attributeSet),
+                      after: state.last, indexed: state.pendingHandles == nil)
+    if state.pendingHandles != nil {
+      state.pendingHandles!.append(handle)
+      state.pendingWeights.append(removedAt == nil ? length : 0)
+    }
+    state.last = handle
+    if tail >= 0 {
+      nodes[Int(tail)].insNext = handle
+      nodes[Int(handle)].insPrev = tail
+      state.splitTails[id.createdAt] = handle
+    } else {
+      firstPiece[id.createdAt] = handle
     }
   }
 
@@ -537,10 +590,11 @@ package final class CRDTText: CRDTElement {
     let copy = CRDTText(createdAt: createdAt)
     copy.movedAt = movedAt
     copy.removedAt = removedAt
-    for handle in pieces {
+    copy.appendDecoded(pieces.map { handle in
       let node = nodes[Int(handle)]
-      copy.appendDecoded(id: node.id, content: content(of: handle), removedAt: node.removedAt, attributes: attributes(of: handle))
-    }
+      return ElementSnapshot.TextNode(id: node.id, value: content(of: handle), removedAt: node.removedAt,
+                                      attributes: attributes(of: handle)?.entries ?? [])
+    })
     return copy
   }
 

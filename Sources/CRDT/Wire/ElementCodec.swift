@@ -158,9 +158,7 @@ extension TimeTicket {
       case 2: try reader.expect(type, .varint, field: field); delimiter = try reader.uint32()
       case 3:
         try reader.expect(type, .lengthDelimited, field: field)
-        let bytes = try reader.bytes()
-        guard bytes.count == 12 else { throw reader.error("a ticket's actorId has \(bytes.count) bytes, not 12") }
-        actor = try ActorID(bytes: bytes)
+        actor = try reader.actorID()
       default: try reader.skip(type)
       }
     }
@@ -204,56 +202,82 @@ extension ElementSnapshot {
 
   /// Decodes a binary `JSONElement`.
   package init(jsonElementData data: Data) throws {
-    self = try ProtoReader.withReader(data, context: "JSONElement") { reader in
-      try ElementSnapshot.decodeJSONElement(&reader, depth: 0)
-    }
+    self = ElementSnapshot(try ElementCodec.decode(data))
   }
 
   /// Writes the `JSONElement` oneof (the body of a JSONElement message).
   package func encodeJSONElement(into w: inout ProtoWriter) {
-    switch self {
-    case .object(let members, let meta):
+    ElementCodec.encode(materialize(), into: &w)
+  }
+}
+
+/// Yorkie's binary `JSONElement`, read into and written from live CRDT elements (snapshots
+/// are large: no intermediate description is built).
+package enum ElementCodec {
+  /// What decoding one tree has seen: the creation tickets of its containers and counters,
+  /// which must not repeat (the document registers them by ticket).
+  package struct DecodeState {
+    var containers = TicketMap<Bool>()
+    package init() {}
+  }
+
+  /// Decodes a whole binary `JSONElement`.
+  package static func decode(_ data: Data) throws -> CRDTElement {
+    var state = DecodeState()
+    return try ProtoReader.withReader(data, context: "JSONElement") { reader in
+      try decode(&reader, depth: 0, state: &state)
+    }
+  }
+
+  // MARK: Encoding
+
+  /// Writes the `JSONElement` oneof for `element` (the body of a JSONElement message).
+  package static func encode(_ element: CRDTElement, into w: inout ProtoWriter) {
+    switch element {
+    case let primitive as CRDTPrimitive:
+      w.message(3) { w in
+        w.int32(1, primitive.value.wireType.rawValue)
+        w.bytes(2, primitive.value.wireBytes)
+        writeMeta(element, into: &w, first: 3)
+      }
+    case let object as CRDTObject:
       w.message(1) { w in
-        for member in members {
+        for member in object.members {
           w.message(1) { w in
             w.string(1, member.key)
-            w.message(2) { member.value.encodeJSONElement(into: &$0) }
+            w.message(2) { encode(member.element, into: &$0) }
           }
         }
-        meta.encode(into: &w, first: 2)
+        writeMeta(element, into: &w, first: 2)
       }
-    case .array(let nodes, let meta):
+    case let array as CRDTArray:
       w.message(2) { w in
-        for node in nodes {
+        var handle = array.nodes[Int(CRDTArray.head)].next
+        while handle >= 0 {
+          let node = array.nodes[Int(handle)]
           w.message(1) { w in
-            if let element = node.element { w.message(2) { element.encodeJSONElement(into: &$0) } }
-            w.ticket(3, node.positionID)
-            w.ticket(4, node.positionMovedAt)
-            w.ticket(5, node.positionRemovedAt)
+            if let child = node.element { w.message(2) { encode(child, into: &$0) } }
+            if node.element?.createdAt != node.id { w.ticket(3, node.id) }
+            w.ticket(4, node.movedAt)
+            w.ticket(5, node.removedAt)
           }
+          handle = node.next
         }
-        meta.encode(into: &w, first: 2)
+        writeMeta(element, into: &w, first: 2)
       }
-    case .primitive(let value, let meta):
-      w.message(3) { w in
-        w.int32(1, value.wireType.rawValue)
-        w.bytes(2, value.wireBytes)
-        meta.encode(into: &w, first: 3)
-      }
-    case .text(let pieces, let meta):
+    case let text as CRDTText:
       w.message(5) { w in
-        var previousOfInsertion: [TimeTicket: TextNodeID] = [:]
-        for piece in pieces {
+        var handle = text.nodes[Int(CRDTText.head)].next
+        while handle >= 0 {
+          let node = text.nodes[Int(handle)]
           w.message(1) { w in
-            w.message(1) { piece.id.encode(into: &$0) }
-            w.string(2, piece.value)
-            w.ticket(3, piece.removedAt)
-            // Pieces of one insertion appear in offset order: the last one seen is the
-            // previous piece (Yorkie's ins_prev_id, set on the right part of a split).
-            if piece.id.offset > 0, let previous = previousOfInsertion[piece.id.createdAt] {
-              w.message(4) { previous.encode(into: &$0) }
+            w.message(1) { node.id.encode(into: &$0) }
+            text.buffer.withUnsafeBufferPointer { buffer in
+              w.string(2, utf16: UnsafeBufferPointer(rebasing: buffer[Int(node.start)..<Int(node.start + node.length)]))
             }
-            for entry in piece.attributes {
+            w.ticket(3, node.removedAt)
+            if node.insPrev >= 0 { w.message(4) { text.nodes[Int(node.insPrev)].id.encode(into: &$0) } }
+            for entry in text.attributes(of: handle)?.entries ?? [] {
               w.message(5) { w in
                 w.string(1, entry.key)
                 w.message(2) { w in
@@ -264,23 +288,34 @@ extension ElementSnapshot {
               }
             }
           }
-          previousOfInsertion[piece.id.createdAt] = piece.id
+          handle = node.next
         }
-        meta.encode(into: &w, first: 2)
+        writeMeta(element, into: &w, first: 2)
       }
-    case .counter(let value, let meta):
+    case let counter as CRDTCounter:
       w.message(6) { w in
-        w.int32(1, value.wireType.rawValue)
-        w.bytes(2, value.wireBytes)
-        meta.encode(into: &w, first: 3)
+        w.int32(1, counter.value.wireType.rawValue)
+        w.bytes(2, counter.value.wireBytes)
+        writeMeta(element, into: &w, first: 3)
       }
+    default:
+      preconditionFailure("no JSONElement encoding for \(type(of: element))")
     }
   }
 
+  /// Writes created_at, moved_at and removed_at as fields `first`, `first + 1`, `first + 2`.
+  private static func writeMeta(_ element: CRDTElement, into w: inout ProtoWriter, first: Int) {
+    w.ticket(first, element.createdAt)
+    w.ticket(first + 1, element.movedAt)
+    w.ticket(first + 2, element.removedAt)
+  }
+
+  // MARK: Decoding
+
   /// Reads a JSONElement message body.
-  package static func decodeJSONElement(_ r: inout ProtoReader, depth: Int) throws -> ElementSnapshot {
+  package static func decode(_ r: inout ProtoReader, depth: Int, state: inout DecodeState) throws -> CRDTElement {
     guard depth < maximumElementDepth else { throw r.error("elements nested deeper than \(maximumElementDepth) levels") }
-    var result: ElementSnapshot?
+    var result: CRDTElement?
     while let (field, type) = try r.nextField() {
       guard type == .lengthDelimited, (1...7).contains(field), field != 4 else {
         try r.skip(type)
@@ -289,83 +324,99 @@ extension ElementSnapshot {
       guard result == nil else { throw r.error("a JSONElement sets more than one of its oneof members") }
       var body = try r.message()
       switch field {
-      case 1: result = try decodeObject(&body, depth: depth)
-      case 2: result = try decodeArray(&body, depth: depth)
-      case 3: result = try decodePrimitive(&body)
+      case 1: result = try decodeObject(&body, depth: depth, state: &state)
+      case 2: result = try decodeArray(&body, depth: depth, state: &state)
+      case 3: result = try decodeScalar(&body, isCounter: false)
       case 5: result = try decodeText(&body)
-      case 6: result = try decodeCounter(&body)
-      default:
-        throw YorkieError(.unsupported, "Tree elements are not supported by this SDK yet")
+      case 6: result = try decodeScalar(&body, isCounter: true)
+      default: throw YorkieError(.unsupported, "Tree elements are not supported by this SDK yet")
+      }
+      if let element = result, !(element is CRDTPrimitive) {
+        guard state.containers[element.createdAt] == nil else {
+          throw r.error("two elements are created at \(element.createdAt)")
+        }
+        state.containers[element.createdAt] = true
       }
     }
     guard let result else { throw r.error("a JSONElement without a body") }
     return result
   }
 
-  private static func decodeObject(_ r: inout ProtoReader, depth: Int) throws -> ElementSnapshot {
-    var members: [(key: String, value: ElementSnapshot)] = []
-    var meta = MetaBuilder()
+  private static func decodeObject(_ r: inout ProtoReader, depth: Int, state: inout DecodeState) throws -> CRDTElement {
+    var members: [(key: String, element: CRDTElement)] = []
+    var meta = MetaReader()
     while let (field, type) = try r.nextField() {
       if field == 1 {
         try r.expect(type, .lengthDelimited, field: field)
         var node = try r.message()
         var key = ""
-        var element: ElementSnapshot?
+        var element: CRDTElement?
         while let (field, type) = try node.nextField() {
           switch field {
           case 1: try node.expect(type, .lengthDelimited, field: field); key = try node.string()
           case 2:
             try node.expect(type, .lengthDelimited, field: field)
             var body = try node.message()
-            element = try decodeJSONElement(&body, depth: depth + 1)
+            element = try decode(&body, depth: depth + 1, state: &state)
           default: try node.skip(type)
           }
         }
         guard let element else { throw node.error("an object member without an element") }
-        members.append((key: key, value: element))
+        members.append((key, element))
       } else if try !meta.read(field, type, &r, first: 2) {
         try r.skip(type)
       }
     }
-    return .object(members, try meta.build(&r))
+    let object = CRDTObject(createdAt: try meta.createdAt(&r))
+    for member in members { object.insertDecoded(member.key, member.element) }
+    return meta.apply(to: object)
   }
 
-  private static func decodeArray(_ r: inout ProtoReader, depth: Int) throws -> ElementSnapshot {
-    var nodes: [ArrayNode] = []
-    var meta = MetaBuilder()
+  private static func decodeArray(_ r: inout ProtoReader, depth: Int, state: inout DecodeState) throws -> CRDTElement {
+    var nodes: [CRDTArray.Node] = []
+    var meta = MetaReader()
+    var positions = TicketMap<Bool>()
     while let (field, type) = try r.nextField() {
       if field == 1 {
         try r.expect(type, .lengthDelimited, field: field)
         var body = try r.message()
-        var node = ArrayNode(element: nil)
+        var element: CRDTElement?
+        var positionID: TimeTicket?
+        var movedAt: TimeTicket?
+        var removedAt: TimeTicket?
         while let (field, type) = try body.nextField() {
           switch field {
           case 2:
             try body.expect(type, .lengthDelimited, field: field)
-            var element = try body.message()
-            node.element = try decodeJSONElement(&element, depth: depth + 1)
-          case 3: node.positionID = try body.ticketField(type, field)
-          case 4: node.positionMovedAt = try body.ticketField(type, field)
-          case 5: node.positionRemovedAt = try body.ticketField(type, field)
+            var child = try body.message()
+            element = try decode(&child, depth: depth + 1, state: &state)
+          case 3: positionID = try body.ticketField(type, field)
+          case 4: movedAt = try body.ticketField(type, field)
+          case 5: removedAt = try body.ticketField(type, field)
           default: try body.skip(type)
           }
         }
-        guard node.element != nil || node.positionID != nil else {
+        guard let id = positionID ?? element?.createdAt else {
           throw body.error("an array node with neither an element nor a position")
         }
-        if let element = node.element, node.positionID == element.createdAt { node.positionID = nil }
-        nodes.append(node)
+        guard element != nil || removedAt != nil else { throw body.error("a dead array position without removedAt") }
+        guard id != .initial, positions[id] == nil else { throw body.error("array position \(id) repeats") }
+        positions[id] = true
+        nodes.append(CRDTArray.Node(id: id, element: element, movedAt: movedAt, removedAt: removedAt, prev: -1, next: -1))
       } else if try !meta.read(field, type, &r, first: 2) {
         try r.skip(type)
       }
     }
-    return .array(nodes, try meta.build(&r))
+    let array = CRDTArray(createdAt: try meta.createdAt(&r))
+    for node in nodes { array.appendDecoded(node) }
+    return meta.apply(to: array)
   }
 
-  private static func decodePrimitive(_ r: inout ProtoReader) throws -> ElementSnapshot {
+  /// A primitive (`Primitive`) or a counter (`Counter`): type, payload, tickets from field 3.
+  private static func decodeScalar(_ r: inout ProtoReader, isCounter: Bool) throws -> CRDTElement {
     var rawType: Int32 = 0
     var payload = Data()
-    var meta = MetaBuilder()
+    var meta = MetaReader()
     while let (field, type) = try r.nextField() {
       switch field {
       case 1: try r.expect(type, .varint, field: field); rawType = try r.int32()
@@ -374,57 +425,58 @@ extension ElementSnapshot {
       }
     }
     guard let valueType = WireValueType(rawValue: rawType) else { throw r.error("unknown value type \(rawType)") }
-    return .primitive(try PrimitiveValue(wireType: valueType, bytes: payload), try meta.build(&r))
-  }
-
-  private static func decodeCounter(_ r: inout ProtoReader) throws -> ElementSnapshot {
-    var rawType: Int32 = 0
-    var payload = Data()
-    var meta = MetaBuilder()
-    while let (field, type) = try r.nextField() {
-      switch field {
-      case 1: try r.expect(type, .varint, field: field); rawType = try r.int32()
-      case 2: try r.expect(type, .lengthDelimited, field: field); payload = try r.bytes()
-      default: if try !meta.read(field, type, &r, first: 3) { try r.skip(type) }
-      }
+    let createdAt = try meta.createdAt(&r)
+    if isCounter {
+      return meta.apply(to: CRDTCounter(try CounterValue(wireType: valueType, bytes: payload), createdAt: createdAt))
     }
-    guard let valueType = WireValueType(rawValue: rawType) else { throw r.error("unknown counter type \(rawType)") }
-    return .counter(try CounterValue(wireType: valueType, bytes: payload), try meta.build(&r))
+    return meta.apply(to: CRDTPrimitive(try PrimitiveValue(wireType: valueType, bytes: payload), createdAt: createdAt))
   }
 
-  private static func decodeText(_ r: inout ProtoReader) throws -> ElementSnapshot {
-    var pieces: [TextNode] = []
-    var meta = MetaBuilder()
+  private static func decodeText(_ r: inout ProtoReader) throws -> CRDTElement {
+    var meta = MetaReader()
+    var nodeBodies: [ProtoReader] = []
     while let (field, type) = try r.nextField() {
       if field == 1 {
         try r.expect(type, .lengthDelimited, field: field)
-        var body = try r.message()
-        var id: TextNodeID?
-        var value = ""
-        var removedAt: TimeTicket?
-        var attributes: [TextAttributes.Entry] = []
-        while let (field, type) = try body.nextField() {
-          switch field {
-          case 1:
-            try body.expect(type, .lengthDelimited, field: field)
-            var idReader = try body.message()
-            id = try TextNodeID.decode(&idReader)
-          case 2: try body.expect(type, .lengthDelimited, field: field); value = try body.string()
-          case 3: removedAt = try body.ticketField(type, field)
-          case 5:
-            try body.expect(type, .lengthDelimited, field: field)
-            var entry = try body.message()
-            attributes.append(try decodeAttribute(&entry))
-          default: try body.skip(type)  // 4: ins_prev_id, rebuilt from the ids
-          }
-        }
-        guard let id else { throw body.error("a text node without an id") }
-        pieces.append(TextNode(id: id, value: value, removedAt: removedAt, attributes: attributes))
+        nodeBodies.append(try r.message())
       } else if try !meta.read(field, type, &r, first: 2) {
         try r.skip(type)
       }
     }
-    return .text(pieces, try meta.build(&r))
+    let text = CRDTText(createdAt: try meta.createdAt(&r))
+    var state = CRDTText.DecodeState()
+    for var body in nodeBodies {
+      var id: TextNodeID?
+      var value: ProtoReader?
+      var removedAt: TimeTicket?
+      var attributes: [TextAttributes.Entry] = []
+      while let (field, type) = try body.nextField() {
+        switch field {
+        case 1:
+          try body.expect(type, .lengthDelimited, field: field)
+          var idReader = try body.message()
+          id = try TextNodeID.decode(&idReader)
+        case 2: try body.expect(type, .lengthDelimited, field: field); value = try body.message()
+        case 3: removedAt = try body.ticketField(type, field)
+        case 5:
+          try body.expect(type, .lengthDelimited, field: field)
+          var entry = try body.message()
+          attributes.append(try decodeAttribute(&entry))
+        default: try body.skip(type)  // 4: ins_prev_id, rebuilt from the ids
+        }
+      }
+      guard let id else { throw body.error("a text node without an id") }
+      if let value {
+        try value.withRemainingBytes { utf8 in
+          try text.appendDecodedPiece(id: id, utf8: utf8, removedAt: removedAt, attributes: attributes, state: &state)
+        }
+      } else {
+        try text.appendDecodedPiece(id: id, utf8: UnsafeBufferPointer(start: nil, count: 0), removedAt: removedAt,
+                                    attributes: attributes, state: &state)
+      }
+    }
+    text.finishDecoding(&state)
+    return meta.apply(to: text)
   }
 
   /// A `map<string, NodeAttr>` entry.
@@ -452,6 +504,35 @@ extension ElementSnapshot {
     }
     guard let updatedAt else { throw r.error("text attribute \(key) has no updatedAt") }
     return TextAttributes.Entry(key: key, value: value, updatedAt: updatedAt, isRemoved: isRemoved)
+  }
+}
+
+/// Collects the three tickets of an element while its fields are read.
+private struct MetaReader {
+  var createdAt: TimeTicket?
+  var movedAt: TimeTicket?
+  var removedAt: TimeTicket?
+
+  /// Reads the field if it is one of the three tickets (fields `first`, `first + 1`, `first + 2`).
+  mutating func read(_ field: Int, _ type: ProtoWireType, _ r: inout ProtoReader, first: Int) throws -> Bool {
+    switch field - first {
+    case 0: createdAt = try r.ticketField(type, field)
+    case 1: movedAt = try r.ticketField(type, field)
+    case 2: removedAt = try r.ticketField(type, field)
+    default: return false
+    }
+    return true
+  }
+
+  func createdAt(_ r: inout ProtoReader) throws -> TimeTicket {
+    guard let createdAt else { throw r.error("an element without createdAt") }
+    return createdAt
+  }
+
+  func apply<E: CRDTElement>(to element: E) -> E {
+    element.movedAt = movedAt
+    element.removedAt = removedAt
+    return element
   }
 }
 
@@ -486,34 +567,3 @@ extension ProtoReader {
   }
 }
 
-extension ElementSnapshot.Meta {
-  /// Writes created_at, moved_at and removed_at as fields `first`, `first + 1`, `first + 2`.
-  fileprivate func encode(into w: inout ProtoWriter, first: Int) {
-    w.ticket(first, createdAt)
-    w.ticket(first + 1, movedAt)
-    w.ticket(first + 2, removedAt)
-  }
-}
-
-/// Collects the three tickets of an element while its fields are read.
-private struct MetaBuilder {
-  var createdAt: TimeTicket?
-  var movedAt: TimeTicket?
-  var removedAt: TimeTicket?
-
-  /// Reads the field if it is one of the three tickets.
-  mutating func read(_ field: Int, _ type: ProtoWireType, _ r: inout ProtoReader, first: Int) throws -> Bool {
-    switch field - first {
-    case 0: createdAt = try r.ticketField(type, field)
-    case 1: movedAt = try r.ticketField(type, field)
-    case 2: removedAt = try r.ticketField(type, field)
-    default: return false
-    }
-    return true
-  }
-
-  func build(_ r: inout ProtoReader) throws -> ElementSnapshot.Meta {
-    guard let createdAt else { throw r.error("an element without createdAt") }
-    return ElementSnapshot.Meta(createdAt: createdAt, movedAt: movedAt, removedAt: removedAt)
-  }
-}

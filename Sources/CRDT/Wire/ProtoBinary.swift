@@ -69,6 +69,23 @@ package struct ProtoWriter {
     }
   }
 
+  /// A string field from UTF-16 code units, transcoded to UTF-8 as it is written. Unpaired
+  /// surrogates become U+FFFD.
+  package mutating func string(_ field: Int, utf16 units: UnsafeBufferPointer<UInt16>) {
+    guard !units.isEmpty else { return }
+    tag(field, .lengthDelimited)
+    if units.allSatisfy({ $0 < 0x80 }) {
+      varint(UInt64(units.count))
+      for unit in units { bytes.append(UInt8(truncatingIfNeeded: unit)) }
+      return
+    }
+    var encoded: [UInt8] = []
+    encoded.reserveCapacity(units.count * 3)
+    _ = transcode(units.makeIterator(), from: UTF16.self, to: UTF8.self, stoppingOnError: false) { encoded.append($0) }
+    varint(UInt64(encoded.count))
+    bytes.append(contentsOf: encoded)
+  }
+
   package mutating func bytes<C: Collection>(_ field: Int, _ value: C) where C.Element == UInt8 {
     guard !value.isEmpty else { return }
     tag(field, .lengthDelimited)
@@ -198,6 +215,23 @@ package struct ProtoReader {
     guard let text = String(validating: slice, as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
     position += count
     return text
+  }
+
+  /// A length-delimited field holding a 12-byte actor ID.
+  package mutating func actorID() throws -> ActorID {
+    let count = try length()
+    guard count == 12 else { throw error("an actor id has \(count) bytes, not 12") }
+    var high: UInt64 = 0
+    var low: UInt32 = 0
+    for i in 0..<8 { high = high << 8 | UInt64(base[position + i]) }
+    for i in 8..<12 { low = low << 8 | UInt32(base[position + i]) }
+    position += 12
+    return ActorID(high: high, low: low)
+  }
+
+  /// Runs `body` with the bytes from the current position to the end of this message.
+  package func withRemainingBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    try body(UnsafeBufferPointer(rebasing: base[position..<end]))
   }
 
   /// A reader over a nested message.

@@ -4,11 +4,11 @@ import Foundation
 ///
 /// Presence values travel as JSON text, as every Yorkie SDK writes them; a value that is not
 /// valid JSON (an SDK that stores raw strings) is kept as a string.
-package struct DocumentSnapshot: Sendable, Equatable {
-  package var root: ElementSnapshot
+package struct DocumentSnapshot {
+  package var root: CRDTObject
   package var presences: [ActorID: [String: JSONValue]]
 
-  package init(root: ElementSnapshot, presences: [ActorID: [String: JSONValue]]) {
+  package init(root: CRDTObject, presences: [ActorID: [String: JSONValue]]) {
     self.root = root
     self.presences = presences
   }
@@ -16,7 +16,7 @@ package struct DocumentSnapshot: Sendable, Equatable {
   /// The binary encoding.
   package var encoded: Data {
     var w = ProtoWriter(capacity: 1024)
-    w.message(1) { root.encodeJSONElement(into: &$0) }
+    w.message(1) { ElementCodec.encode(root, into: &$0) }
     for actor in presences.keys.sorted() {
       guard let presence = presences[actor] else { continue }
       w.message(2) { w in
@@ -36,7 +36,7 @@ package struct DocumentSnapshot: Sendable, Equatable {
 
   /// Decodes a binary snapshot. The root must be an object created at the initial ticket.
   package init(data: Data) throws {
-    var root: ElementSnapshot?
+    var root: CRDTElement?
     var presences: [ActorID: [String: JSONValue]] = [:]
     try ProtoReader.withReader(data, context: "Snapshot") { r in
       while let (field, type) = try r.nextField() {
@@ -44,7 +44,8 @@ package struct DocumentSnapshot: Sendable, Equatable {
         case 1:
           try r.expect(type, .lengthDelimited, field: field)
           var body = try r.message("Snapshot.root")
-          root = try ElementSnapshot.decodeJSONElement(&body, depth: 0)
+          var state = ElementCodec.DecodeState()
+          root = try ElementCodec.decode(&body, depth: 0, state: &state)
         case 2:
           try r.expect(type, .lengthDelimited, field: field)
           var entry = try r.message("Snapshot.presences")
@@ -70,10 +71,10 @@ package struct DocumentSnapshot: Sendable, Equatable {
       }
     }
     guard let root else { throw YorkieError(.invalidSnapshot, "the snapshot has no root") }
-    guard case .object = root, root.createdAt == .initial else {
+    guard let object = root as? CRDTObject, object.createdAt == .initial, !object.isRemoved else {
       throw YorkieError(.invalidSnapshot, "the snapshot's root is not a document root (an object created at the initial ticket)")
     }
-    self.root = root
+    self.root = object
     self.presences = presences
   }
 
