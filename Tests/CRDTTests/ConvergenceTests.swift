@@ -20,7 +20,9 @@ struct ConvergenceTests {
     var random = SeededRandom(seed: seed)
     let replicaCount = Int.random(in: 2...8, using: &random)
     let docs = try await makeReplicas(replicaCount)
-    let log = ChangeLog(actors: await docs.asyncMap { await $0.actorID })
+    // Odd seeds also exercise snapshots: a replica far enough behind loads the server's copy.
+    let log = ChangeLog(actors: await docs.asyncMap { await $0.actorID },
+                        snapshotThreshold: seed % 2 == 1 ? 2 + Int(seed % 7) : nil)
     // A shared starting structure, so that most edits race on the same containers.
     try await docs[0].update { root, _ in
       root["list"] = [0, 1, 2, 3, 4]
@@ -67,6 +69,10 @@ struct ConvergenceTests {
         for operation in change.operations { print("    \(operation)") }
       }
       for doc in docs { print("PIECES \(await doc.actorID.hex.suffix(2))\n" + (await doc.debugPieces("$.txt"))) }
+    }
+    if seed % 2 == 1 {
+      // The thresholds are small enough that some replica always falls that far behind.
+      #expect(await log.snapshotsSent > 0, "seed \(seed): no snapshot was exercised")
     }
     let expectedPlain = await docs[0].toJSON()
     for (index, doc) in docs.enumerated() {

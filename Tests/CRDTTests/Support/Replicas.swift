@@ -11,7 +11,16 @@ actor ChangeLog {
   private var pulled: [ActorID: Int] = [:]
   private var reported: [ActorID: VersionVector] = [:]
 
-  init(actors: [ActorID]) {
+  /// When set, a replica that is more than this many changes behind receives a snapshot of
+  /// the server's own copy instead of the changes, as Yorkie's server does past its snapshot
+  /// threshold.
+  private let snapshotThreshold: Int?
+  /// The server's copy: every change applied in log order (actor zero, never collected).
+  private let serverCopy = Document(key: "doc")
+  private(set) var snapshotsSent = 0
+
+  init(actors: [ActorID], snapshotThreshold: Int? = nil) {
+    self.snapshotThreshold = snapshotThreshold
     for actor in actors { reported[actor] = VersionVector() }
   }
 
@@ -34,10 +43,21 @@ actor ChangeLog {
     for change in pack.changes where change.id.clientSeq > lastPushed {
       changes.append(change)
       lastPushed = change.id.clientSeq
+      if snapshotThreshold != nil {
+        try await serverCopy.applyChangePack(ChangePack(key: pack.key, checkpoint: .initial, changes: [change]))
+      }
     }
     pushed[actor] = lastPushed
     reported[actor] = pack.versionVector ?? VersionVector()
     let from = pulled[actor] ?? 0
+    if !pushOnly, let threshold = snapshotThreshold, changes.count - from > threshold {
+      pulled[actor] = changes.count
+      snapshotsSent += 1
+      try await doc.applyChangePack(ChangePack(
+        key: pack.key, checkpoint: Checkpoint(serverSeq: Int64(changes.count), clientSeq: lastPushed), changes: [],
+        versionVector: await serverCopy.versionVector, snapshot: await serverCopy.snapshot()))
+      return
+    }
     let incoming = pushOnly ? [] : changes[from...].filter { $0.id.actorID != actor }
     if !pushOnly { pulled[actor] = changes.count }
     let response = ChangePack(
