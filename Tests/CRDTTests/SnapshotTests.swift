@@ -116,6 +116,65 @@ import Testing
     }
   }
 
+  @Test func emptyDocumentRoundTrips() async throws {
+    let data = await Document(key: "empty").snapshot()
+    let snapshot = try DocumentSnapshot(data: data)
+    #expect(snapshot.presences.isEmpty)
+    let target = Document(key: "empty")
+    try await target.applyChangePack(ChangePack(key: "empty", checkpoint: Checkpoint(serverSeq: 1, clientSeq: 0), changes: [], snapshot: data))
+    #expect(await target.toSortedJSON() == "{}")
+    #expect(await target.garbageLength == 0)
+  }
+
+  /// A position naming a split piece's original insertion resolves through the insertion's
+  /// chain of pieces: a loaded copy must resolve it exactly as the source does.
+  @Test func splitPiecesKeepTheirInsertionLinks() async throws {
+    let source = Document(key: "links")
+    await source.setActor(alice)
+    try await source.update { root, _ in _ = try root.setNewText("text").edit(0, 0, "abcdef") }
+    try await source.update { root, _ in _ = try root.text("text")!.edit(2, 4, "x") }
+    try await source.update { root, _ in _ = try root.text("text")!.edit(1, 2, "yz") }
+    let target = Document(key: "links")
+    try await target.applyChangePack(ChangePack(key: "links", checkpoint: Checkpoint(serverSeq: 1, clientSeq: 0), changes: [],
+                                                versionVector: await source.versionVector, snapshot: await source.snapshot()))
+    #expect(await target.debugPieces("$.text") == source.debugPieces("$.text"))
+    // A peer inserts at (the "abcdef" insertion, offset 0, relative offset 5): inside the piece "f".
+    let insertion = TimeTicket(lamport: 1, delimiter: 2, actorID: alice)
+    let peer = try ActorID(hex: "0000000000000000000000cc")
+    let textID = TimeTicket(lamport: 1, delimiter: 1, actorID: alice)
+    let at = TextPosition(createdAt: insertion, offset: 0, relativeOffset: 5)
+    let change = Change(
+      id: ChangeID(clientSeq: 1, lamport: 10, actorID: peer, versionVector: VersionVector([peer: 10, alice: 3])),
+      operations: [.edit(parentCreatedAt: textID, from: at, to: at, content: "!", attributes: nil,
+                         executedAt: TimeTicket(lamport: 10, delimiter: 1, actorID: peer))])
+    for doc in [source, target] {
+      try await doc.applyChangePack(ChangePack(key: "links", checkpoint: Checkpoint(serverSeq: 2, clientSeq: 0), changes: [change]))
+    }
+    #expect(await source.toJSON() == target.toJSON())
+    #expect(await target.value(atPath: "$.text").map { "\($0)" } == source.value(atPath: "$.text").map { "\($0)" })
+    let printed = await target.toJSON()
+    #expect(printed == #"{"text":[{"val":"a"},{"val":"yz"},{"val":"x"},{"val":"e"},{"val":"!"},{"val":"f"}]}"#, "\(printed)")
+  }
+
+  /// A removed style attribute is a tombstone that must survive the snapshot as one (not as a
+  /// live value stamped with the removal's ticket), and stay collectable.
+  @Test func tombstonedTextAttributeRoundTrips() async throws {
+    let source = Document(key: "attrs")
+    await source.setActor(alice)
+    try await source.update { root, _ in _ = try root.setNewText("text").edit(0, 0, "hello") }
+    try await source.update { root, _ in try root.text("text")!.setStyle(0, 5, ["bold": true]) }
+    try await source.update { root, _ in try root.text("text")!.removeStyle(0, 5, keys: ["bold"]) }
+    #expect(await source.toSortedJSON() == #"{"text":[{"val":"hello"}]}"#)
+    #expect(await source.garbageLength == 1)
+    let target = Document(key: "attrs")
+    try await target.applyChangePack(ChangePack(key: "attrs", checkpoint: Checkpoint(serverSeq: 1, clientSeq: 0), changes: [],
+                                                versionVector: await source.versionVector, snapshot: await source.snapshot()))
+    #expect(await target.toSortedJSON() == #"{"text":[{"val":"hello"}]}"#)
+    #expect(await target.garbageLength == 1)
+    #expect(await target.garbageCollect(minSyncedVersionVector: maxVector([alice])) == 1)
+    #expect(await target.garbageLength == 0)
+  }
+
   // MARK: Bad input
 
   @Test func snapshotOfAnotherDocumentIsRefused() async throws {
