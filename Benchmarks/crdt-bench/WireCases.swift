@@ -11,7 +11,7 @@ let wireCases: [BenchCase] = [
 /// loaded into a fresh replica through a snapshot pack. `seconds` covers both; the line also
 /// gives each part and the snapshot's size.
 func snapshotTraceCase(name: String, trace traceName: String) -> BenchCase {
-  BenchCase(name: name, ops: 1, maxRepeats: 7) {
+  BenchCase(name: name, ops: 1, maxRepeats: 9) {
     let prepared: (trace: SequentialTrace, doc: Document)? = {
       guard let trace = try? TraceLoader.sequential(named: traceName) else { return nil }
       let doc = Document(key: "trace")

@@ -62,12 +62,16 @@ package final class CRDTRoot {
       }
     }
     for text in texts {
-      for handle in text.pieces {
+      var handle = text.nodes[Int(CRDTText.head)].next
+      while handle >= 0 {
         let node = text.nodes[Int(handle)]
         if let removedAt = node.removedAt { registerGCPair(GCPair(parent: text, child: .textNode(node.id), removedAt: removedAt)) }
-        for entry in text.attributes(of: handle)?.entries ?? [] where entry.isRemoved {
-          registerGCPair(GCPair(parent: text, child: .textAttribute(node.id, entry.key), removedAt: entry.updatedAt))
+        if node.attributes >= 0 {
+          for entry in text.attributeSets[Int(node.attributes)].entries where entry.isRemoved {
+            registerGCPair(GCPair(parent: text, child: .textAttribute(node.id, entry.key), removedAt: entry.updatedAt))
+          }
         }
+        handle = node.next
       }
     }
   }

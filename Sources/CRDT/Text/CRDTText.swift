@@ -491,7 +491,7 @@ package final class CRDTText: CRDTElement {
                                   attributes: [TextAttributes.Entry], state: inout DecodeState) throws(YorkieError) {
     // Find the insertion's last piece before touching anything.
     var tail: Int32 = -1
-    if let split = state.splitTails[id.createdAt] {
+    if id.offset > 0, let split = state.splitTails[id.createdAt] {
       tail = split
     } else if let first = firstPiece[id.createdAt] {
       tail = first
@@ -500,18 +500,12 @@ package final class CRDTText: CRDTElement {
       throw YorkieError(.invalidWireData, "text piece \(id) repeats or comes after a later piece of its insertion")
     }
     let start = Int32(buffer.count)
-    // ASCII (most text) widens byte by byte into space made at once; anything else transcodes.
-    buffer.append(contentsOf: repeatElement(0, count: utf8.count))
-    let isASCII = buffer.withUnsafeMutableBufferPointer { units in
-      var combined: UInt8 = 0
-      for (j, byte) in utf8.enumerated() {
-        units[Int(start) + j] = UInt16(byte)
-        combined |= byte
-      }
-      return combined < 0x80
-    }
-    if !isASCII {
-      buffer.removeSubrange(Int(start)...)
+    // ASCII (most text) widens byte by byte; anything else transcodes.
+    var combined: UInt8 = 0
+    for byte in utf8 { combined |= byte }
+    if combined < 0x80 {
+      for byte in utf8 { buffer.append(UInt16(byte)) }
+    } else {
       let failed = transcode(utf8.makeIterator(), from: UTF8.self, to: UTF16.self, stoppingOnError: true) { unit in
         buffer.append(unit)
         if UTF16.isLeadSurrogate(unit) { mayHoldSurrogates = true }

@@ -144,7 +144,7 @@ extension TimeTicket {
   package func encode(into writer: inout ProtoWriter) {
     writer.int64(1, lamport)
     writer.uint32(2, delimiter)
-    writer.bytes(3, actorID.byteArray)
+    writer.actor(3, actorID)
   }
 
   /// Reads a `TimeTicket` message body. The actor must be 12 bytes.
@@ -180,6 +180,22 @@ extension ActorID {
 }
 
 extension ProtoWriter {
+  /// A 12-byte actor ID as a bytes field, written without an intermediate array.
+  package mutating func actor(_ field: Int, _ actor: ActorID) {
+    tag(field, .lengthDelimited)
+    appendRaw(12)
+    var high = actor.high
+    var low = actor.low
+    var bytes: (UInt64, UInt32) = (0, 0)
+    high = high.bigEndian
+    low = low.bigEndian
+    bytes = (high, low)
+    withUnsafeBytes(of: &bytes) { raw in
+      appendRaw(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0..<8]))
+      appendRaw(contentsOf: UnsafeRawBufferPointer(rebasing: raw[8..<12]))
+    }
+  }
+
   /// A ticket field; nil writes nothing.
   package mutating func ticket(_ field: Int, _ ticket: TimeTicket?) {
     guard let ticket else { return }
@@ -433,19 +449,27 @@ package enum ElementCodec {
   }
 
   private static func decodeText(_ r: inout ProtoReader) throws -> CRDTElement {
+    // Two passes over the message: the tickets (written after the nodes) first, so that the
+    // text exists before its nodes are read, without holding 100,000 readers in between.
     var meta = MetaReader()
-    var nodeBodies: [ProtoReader] = []
+    let start = r
     while let (field, type) = try r.nextField() {
       if field == 1 {
-        try r.expect(type, .lengthDelimited, field: field)
-        nodeBodies.append(try r.message())
+        try r.skip(type)
       } else if try !meta.read(field, type, &r, first: 2) {
         try r.skip(type)
       }
     }
     let text = CRDTText(createdAt: try meta.createdAt(&r))
     var state = CRDTText.DecodeState()
-    for var body in nodeBodies {
+    var nodes = start
+    while let (field, type) = try nodes.nextField() {
+      guard field == 1 else {
+        try nodes.skip(type)
+        continue
+      }
+      try nodes.expect(type, .lengthDelimited, field: field)
+      var body = try nodes.message()
       var id: TextNodeID?
       var value: ProtoReader?
       var removedAt: TimeTicket?

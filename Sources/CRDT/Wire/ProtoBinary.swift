@@ -29,6 +29,10 @@ package struct ProtoWriter {
     bytes.append(UInt8(value))
   }
 
+  @inline(__always) package mutating func appendRaw(_ byte: UInt8) { bytes.append(byte) }
+
+  @inline(__always) package mutating func appendRaw(contentsOf raw: UnsafeRawBufferPointer) { bytes.append(contentsOf: raw) }
+
   @inline(__always) package mutating func tag(_ field: Int, _ type: ProtoWireType) {
     varint(UInt64(field) << 3 | UInt64(type.rawValue))
   }
@@ -126,9 +130,9 @@ package struct ProtoReader {
   private(set) var position: Int
   private let end: Int
   /// What is being read, for error messages (`"Snapshot"`, `"JSONElement"`).
-  package var context: String
+  package var context: StaticString
 
-  private init(base: UnsafeBufferPointer<UInt8>, position: Int, end: Int, context: String) {
+  private init(base: UnsafeBufferPointer<UInt8>, position: Int, end: Int, context: StaticString) {
     self.base = base
     self.position = position
     self.end = end
@@ -136,7 +140,7 @@ package struct ProtoReader {
   }
 
   /// Runs `body` with a reader over `data`.
-  package static func withReader<R>(_ data: Data, context: String, _ body: (inout ProtoReader) throws -> R) throws -> R {
+  package static func withReader<R>(_ data: Data, context: StaticString, _ body: (inout ProtoReader) throws -> R) throws -> R {
     try data.withUnsafeBytes { raw in
       let buffer = raw.bindMemory(to: UInt8.self)
       var reader = ProtoReader(base: buffer, position: 0, end: buffer.count, context: context)
@@ -235,7 +239,7 @@ package struct ProtoReader {
   }
 
   /// A reader over a nested message.
-  package mutating func message(_ context: String? = nil) throws -> ProtoReader {
+  package mutating func message(_ context: StaticString? = nil) throws -> ProtoReader {
     let count = try length()
     defer { position += count }
     return ProtoReader(base: base, position: position, end: position + count, context: context ?? self.context)
