@@ -11,12 +11,15 @@ let package = Package(
   products: [
     .library(name: "CRDT", targets: ["CRDT"]),
     .library(name: "YorkieClient", targets: ["YorkieClient"]),
+    .library(name: "YorkieProtocol", targets: ["YorkieProtocol"]),
   ],
   targets: [
     .target(name: "CRDT"),
-    .target(name: "YorkieClient", dependencies: ["CRDT"]),
-    .executableTarget(name: "crdt-bench", dependencies: ["CRDT"], path: "Benchmarks/crdt-bench"),
+    .target(name: "YorkieProtocol", dependencies: ["CRDT"]),
+    .target(name: "YorkieClient", dependencies: ["CRDT", "YorkieProtocol"]),
+    .executableTarget(name: "crdt-bench", dependencies: ["CRDT", "YorkieProtocol"], path: "Benchmarks/crdt-bench"),
     .testTarget(name: "CRDTTests", dependencies: ["CRDT"]),
+    .testTarget(name: "YorkieProtocolTests", dependencies: ["YorkieProtocol", "CRDT"], resources: [.copy("Fixtures/wire")]),
     .testTarget(name: "YorkieClientTests", dependencies: ["YorkieClient"]),
   ],
   swiftLanguageModes: [.v6]

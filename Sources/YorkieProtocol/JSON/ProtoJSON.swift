@@ -1,0 +1,310 @@
+import CRDT
+import Foundation
+
+/// A message of Yorkie's API in protobuf's canonical JSON mapping.
+///
+/// Decoding follows Go's `protojson` (what the server uses) with one deliberate difference:
+/// an enum NAME this SDK does not know is an error, not silently 0. Names are accepted in
+/// lowerCamelCase and in the proto's snake_case; `null` reads as the default; unknown members
+/// are ignored. Encoding is canonical: lowerCamelCase, default values omitted, 64-bit integers
+/// as strings, bytes as padded standard base64, enums by name.
+package protocol ProtoMessage: Sendable, Equatable {
+  /// Decodes the message; `path` names it in errors (`changePack.changes[0]`).
+  init(json: WireJSON, path: String) throws
+  /// The canonical JSON form.
+  var json: WireJSON { get }
+}
+
+extension ProtoMessage {
+  /// Decodes a message from JSON text.
+  package init(jsonText bytes: some Collection<UInt8>) throws {
+    try self.init(json: try WireJSON.parse(bytes), path: String(describing: Self.self))
+  }
+
+  /// Decodes a message from JSON text.
+  package init(jsonText text: String) throws { try self.init(jsonText: Array(text.utf8)) }
+}
+
+/// An enum of Yorkie's API: values by number, names as the proto spells them.
+package protocol ProtoEnum: RawRepresentable, CaseIterable, Sendable, Equatable where RawValue == Int32 {
+  /// The proto name of the value (`VALUE_TYPE_STRING`).
+  var protoName: String { get }
+}
+
+extension ProtoEnum {
+  /// The value named `name`, if any.
+  package init?(protoName name: String) {
+    guard let match = Self.allCases.first(where: { $0.protoName == name }) else { return nil }
+    self = match
+  }
+}
+
+/// Reads the members of one JSON object as protobuf fields, with precise errors.
+package struct ProtoJSONReader {
+  private let members: [WireJSON.Member]
+  /// Where this object is, for error messages.
+  package let path: String
+
+  package init(_ json: WireJSON, path: String) throws {
+    switch json {
+    case .object(let members): self.members = members
+    case .null: self.members = []
+    default: throw YorkieError(.invalidWireData, "\(path): expected an object, found \(json.kind)")
+    }
+    self.path = path
+  }
+
+  package func error(_ field: String, _ what: String) -> YorkieError {
+    YorkieError(.invalidWireData, "\(path).\(field): \(what)")
+  }
+
+  /// The member `name` (or its snake_case spelling); nil when absent or null.
+  package func value(_ name: String) -> WireJSON? {
+    if let member = members.first(where: { $0.key == name }) {
+      return member.value == .null ? nil : member.value
+    }
+    let snake = ProtoJSONReader.snakeCase(name)
+    guard snake != name, let member = members.first(where: { $0.key == snake }) else { return nil }
+    return member.value == .null ? nil : member.value
+  }
+
+  /// Whether the member is present (a oneof member may be an empty object).
+  package func has(_ name: String) -> Bool { value(name) != nil }
+
+  static func snakeCase(_ name: String) -> String {
+    var result = ""
+    for scalar in name.unicodeScalars {
+      if scalar.properties.isUppercase {
+        result.append("_")
+        result.unicodeScalars.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
+      } else {
+        result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
+  }
+
+  // MARK: Scalars
+
+  /// The integer text of a number or numeric string member.
+  private func integerText(_ name: String, _ json: WireJSON) throws -> String {
+    switch json {
+    case .number(let literal), .string(let literal):
+      if literal.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "-") }) { return literal }
+      // protojson accepts integral values written with a fraction or an exponent.
+      guard let double = Double(literal), double.rounded() == double, abs(double) < 9.3e18 else {
+        throw error(name, "expected an integer, found \(literal.debugDescription)")
+      }
+      return String(Int64(double))
+    default:
+      throw error(name, "expected an integer, found \(json.kind)")
+    }
+  }
+
+  package func int64(_ name: String) throws -> Int64 {
+    guard let json = value(name) else { return 0 }
+    let text = try integerText(name, json)
+    guard let result = Int64(text) else { throw error(name, "\(text) is not an int64") }
+    return result
+  }
+
+  package func int32(_ name: String) throws -> Int32 {
+    guard let json = value(name) else { return 0 }
+    let text = try integerText(name, json)
+    guard let result = Int32(text) else { throw error(name, "\(text) is not an int32") }
+    return result
+  }
+
+  package func uint32(_ name: String) throws -> UInt32 {
+    guard let json = value(name) else { return 0 }
+    let text = try integerText(name, json)
+    guard let result = UInt32(text) else { throw error(name, "\(text) is not a uint32") }
+    return result
+  }
+
+  package func bool(_ name: String) throws -> Bool {
+    guard let json = value(name) else { return false }
+    guard case .bool(let b) = json else { throw error(name, "expected a boolean, found \(json.kind)") }
+    return b
+  }
+
+  package func string(_ name: String) throws -> String {
+    guard let json = value(name) else { return "" }
+    guard case .string(let s) = json else { throw error(name, "expected a string, found \(json.kind)") }
+    return s
+  }
+
+  package func bytes(_ name: String) throws -> Data {
+    guard let json = value(name) else { return Data() }
+    guard case .string(let s) = json else { throw error(name, "expected base64 text, found \(json.kind)") }
+    guard let data = decodeBase64Leniently(s) else { throw error(name, "invalid base64") }
+    return data
+  }
+
+  package func enumValue<E: ProtoEnum>(_ name: String, _ type: E.Type = E.self) throws -> E {
+    guard let json = value(name) else { return E(rawValue: 0)! }
+    switch json {
+    case .string(let text):
+      if let known = E(protoName: text) { return known }
+      if let number = Int32(text), let known = E(rawValue: number) { return known }
+      throw error(name, "unknown \(E.self) name \(text.debugDescription)")
+    case .number(let literal):
+      guard let number = Int32(literal), let known = E(rawValue: number) else {
+        throw error(name, "unknown \(E.self) value \(literal)")
+      }
+      return known
+    default:
+      throw error(name, "expected an enum name, found \(json.kind)")
+    }
+  }
+
+  // MARK: Composites
+
+  package func message<M: ProtoMessage>(_ name: String, _ type: M.Type = M.self) throws -> M? {
+    guard let json = value(name) else { return nil }
+    return try M(json: json, path: "\(path).\(name)")
+  }
+
+  package func repeated<M: ProtoMessage>(_ name: String, _ type: M.Type = M.self) throws -> [M] {
+    guard let json = value(name) else { return [] }
+    guard case .array(let items) = json else { throw error(name, "expected an array, found \(json.kind)") }
+    var result: [M] = []
+    result.reserveCapacity(items.count)
+    for (index, item) in items.enumerated() {
+      result.append(try M(json: item, path: "\(path).\(name)[\(index)]"))
+    }
+    return result
+  }
+
+  package func strings(_ name: String) throws -> [String] {
+    guard let json = value(name) else { return [] }
+    guard case .array(let items) = json else { throw error(name, "expected an array, found \(json.kind)") }
+    return try items.enumerated().map { index, item in
+      guard case .string(let s) = item else { throw error("\(name)[\(index)]", "expected a string, found \(item.kind)") }
+      return s
+    }
+  }
+
+  private func mapMembers(_ name: String) throws -> [WireJSON.Member] {
+    guard let json = value(name) else { return [] }
+    guard case .object(let members) = json else { throw error(name, "expected an object, found \(json.kind)") }
+    return members
+  }
+
+  package func stringMap(_ name: String) throws -> [String: String] {
+    var result: [String: String] = [:]
+    for member in try mapMembers(name) {
+      guard case .string(let s) = member.value else { throw error("\(name).\(member.key)", "expected a string, found \(member.value.kind)") }
+      result[member.key] = s
+    }
+    return result
+  }
+
+  package func int64Map(_ name: String) throws -> [String: Int64] {
+    var result: [String: Int64] = [:]
+    let nested = ProtoJSONReader(unchecked: try mapMembers(name), path: "\(path).\(name)")
+    for member in try mapMembers(name) {
+      result[member.key] = try nested.int64(member.key)
+    }
+    return result
+  }
+
+  package func messageMap<M: ProtoMessage>(_ name: String, _ type: M.Type = M.self) throws -> [String: M] {
+    var result: [String: M] = [:]
+    for member in try mapMembers(name) {
+      result[member.key] = try M(json: member.value, path: "\(path).\(name).\(member.key)")
+    }
+    return result
+  }
+
+  private init(unchecked members: [WireJSON.Member], path: String) {
+    self.members = members
+    self.path = path
+  }
+
+  /// Which of `names` (a oneof's members) is present; more than one is an error.
+  package func oneof(_ names: [String]) throws -> String? {
+    let present = names.filter { has($0) }
+    guard present.count <= 1 else { throw YorkieError(.invalidWireData, "\(path): more than one of \(present.joined(separator: ", ")) is set") }
+    return present.first
+  }
+}
+
+/// Writes protobuf fields as JSON members, omitting default values.
+package struct ProtoJSONWriter {
+  package private(set) var members: [WireJSON.Member] = []
+
+  package init() {}
+
+  package var json: WireJSON { .object(members) }
+
+  package mutating func int64(_ name: String, _ value: Int64) {
+    if value != 0 { members.append(.init(name, .string(String(value)))) }
+  }
+
+  package mutating func int32(_ name: String, _ value: Int32) {
+    if value != 0 { members.append(.init(name, .number(String(value)))) }
+  }
+
+  package mutating func uint32(_ name: String, _ value: UInt32) {
+    if value != 0 { members.append(.init(name, .number(String(value)))) }
+  }
+
+  package mutating func bool(_ name: String, _ value: Bool) {
+    if value { members.append(.init(name, .bool(true))) }
+  }
+
+  package mutating func string(_ name: String, _ value: String) {
+    if !value.isEmpty { members.append(.init(name, .string(value))) }
+  }
+
+  package mutating func bytes(_ name: String, _ value: Data) {
+    if !value.isEmpty { members.append(.init(name, .string(value.base64EncodedString()))) }
+  }
+
+  package mutating func enumValue<E: ProtoEnum>(_ name: String, _ value: E) {
+    if value.rawValue != 0 { members.append(.init(name, .string(value.protoName))) }
+  }
+
+  /// A message field; nil writes nothing, an empty message writes `{}`.
+  package mutating func message<M: ProtoMessage>(_ name: String, _ value: M?) {
+    if let value { members.append(.init(name, value.json)) }
+  }
+
+  package mutating func repeated<M: ProtoMessage>(_ name: String, _ values: [M]) {
+    if !values.isEmpty { members.append(.init(name, .array(values.map(\.json)))) }
+  }
+
+  package mutating func strings(_ name: String, _ values: [String]) {
+    if !values.isEmpty { members.append(.init(name, .array(values.map { .string($0) }))) }
+  }
+
+  package mutating func stringMap(_ name: String, _ map: [String: String]) {
+    if !map.isEmpty { members.append(.init(name, .object(map.keys.sorted().map { .init($0, .string(map[$0]!)) }))) }
+  }
+
+  package mutating func int64Map(_ name: String, _ map: [String: Int64]) {
+    if !map.isEmpty { members.append(.init(name, .object(map.keys.sorted().map { .init($0, .string(String(map[$0]!))) }))) }
+  }
+
+  package mutating func messageMap<M: ProtoMessage>(_ name: String, _ map: [String: M]) {
+    if !map.isEmpty { members.append(.init(name, .object(map.keys.sorted().map { .init($0, map[$0]!.json) }))) }
+  }
+
+  /// A member written as is (a oneof member that is an empty message, say).
+  package mutating func raw(_ name: String, _ value: WireJSON) {
+    members.append(.init(name, value))
+  }
+}
+
+/// Decodes base64 in the standard or URL-safe alphabet, padded or not.
+package func decodeBase64Leniently(_ text: String) -> Data? {
+  var normalized = String(text.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
+  if normalized.hasSuffix("=") {
+    return Data(base64Encoded: normalized)
+  }
+  let remainder = normalized.utf8.count % 4
+  if remainder == 1 { return nil }
+  if remainder > 0 { normalized += String(repeating: "=", count: 4 - remainder) }
+  return Data(base64Encoded: normalized)
+}

@@ -1,0 +1,348 @@
+import CRDT
+import Foundation
+
+// Flat messages of YorkieService (yorkie/v1/yorkie.proto) and its events, in the JSON form.
+// Written from a field table (see yorkie-protocol.md sections 3 and 4.11).
+
+/// `ActivateClientRequest`: register a client.
+package struct PBActivateClientRequest: ProtoMessage {
+  package var clientKey: String
+  package var metadata: [String: String]
+
+  package init(clientKey: String = "", metadata: [String: String] = [:]) {
+    self.clientKey = clientKey
+    self.metadata = metadata
+  }
+
+  package init(json: WireJSON, path: String) throws {
+    let r = try ProtoJSONReader(json, path: path)
+    self.init(clientKey: try r.string("clientKey"), metadata: try r.stringMap("metadata"))
+  }
+
+  package var json: WireJSON {
+    var w = ProtoJSONWriter()
+    w.string("clientKey", clientKey)
+    w.stringMap("metadata", metadata)
+    return w.json
+  }
+}
+
+/// `ActivateClientResponse`: the new client's ID (hex).
+package struct PBActivateClientResponse: ProtoMessage {
+  package var clientID: String
+
+  package init(clientID: String = "") {
+    self.clientID = clientID
+  }
+
+  package init(json: WireJSON, path: String) throws {
+    let r = try ProtoJSONReader(json, path: path)
+    self.init(clientID: try r.string("clientId"))
+  }
+
+  package var json: WireJSON {
+    var w = ProtoJSONWriter()
+    w.string("clientId", clientID)
+    return w.json
+  }
+}
+
+/// `DeactivateClientRequest`.
+package struct PBDeactivateClientRequest: ProtoMessage {
+  package var clientID: String
+  package var synchronous: Bool
+
+  package init(clientID: String = "", synchronous: Bool = false) {
+    self.clientID = clientID
+    self.synchronous = synchronous
+  }
+
+  package init(json: WireJSON, path: String) throws {
+    let r = try ProtoJSONReader(json, path: path)
+    self.init(clientID: try r.string("clientId"), synchronous: try r.bool("synchronous"))
+  }
+
+  package var json: WireJSON {
+    var w = ProtoJSONWriter()
+    w.string("clientId", clientID)
+    w.bool("synchronous", synchronous)
+    return w.json
+  }
+}
+
+/// `DeactivateClientResponse` (empty).
+package struct PBDeactivateClientResponse: ProtoMessage {
+  package init() {}
+
+  package init(json: WireJSON, path: String) throws {
+    _ = try ProtoJSONReader(json, path: path)
+  }
+
+  package var json: WireJSON { .emptyObject }
+}
+
+/// `AttachDocumentRequest`.
+package struct PBAttachDocumentRequest: ProtoMessage {
+  package var clientID: String
+  package var changePack: PBChangePack?
+  package var schemaKey: String
+  package var disableGc: Bool
+  package var disablePresence: Bool
+
+  package init(clientID: String = "", changePack: PBChangePack? = nil, schemaKey: String = "", disableGc: Bool = false, disablePresence: Bool = false) {
+    self.clientID = clientID
+    self.changePack = changePack
+    self.schemaKey = schemaKey
+    self.disableGc = disableGc
+    self.disablePresence = disablePresence
+  }
+
+  package init(json: WireJSON, path: String) throws {
+    let r = try ProtoJSONReader(json, path: path)
+    self.init(clientID: try r.string("clientId"), changePack: try r.message("changePack"), schemaKey: try r.string("schemaKey"), disableGc: try r.bool("disableGc"), disablePresence: try r.bool("disablePresence"))
+  }
+
+  package var json: WireJSON {
+    var w = ProtoJSONWriter()
+    w.string("clientId", clientID)
+    w.message("changePack", changePack)
+    w.string("schemaKey", schemaKey)
+    w.bool("disableGc", disableGc)
+    w.bool("disablePresence", disablePresence)
+    return w.json
+  }
+}
+
+/// `AttachDocumentResponse`.
+package struct PBAttachDocumentResponse: ProtoMessage {
+  package var documentID: String
+  package var changePack: PBChangePack?
+  package var maxSizePerDocument: Int32
+  package var schemaRules: [PBRule]
+  package var disablePresence: Bool
+
+  package init(documentID: String = "", changePack: PBChangePack? = nil, maxSizePerDocument: Int32 = 0, schemaRules: [PBRule] = [], disablePresence: Bool = false) {
+    self.documentID = documentID
+    self.changePack = changePack
+    self.maxSizePerDocument = maxSizePerDocument
+    self.schemaRules = schemaRules
+    self.disablePresence = disablePresence
+  }
+
+  package init(json: WireJSON, path: String) throws {
+    let r = try ProtoJSONReader(json, path: path)
+    self.init(documentID: try r.string("documentId"), changePack: try r.message("changePack"), maxSizePerDocument: try r.int32("maxSizePerDocument"), schemaRules: try r.repeated("schemaRules"), disablePresence: try r.bool("disablePresence"))
+  }
+
+  package var json: WireJSON {
+    var w = ProtoJSONWriter()
+    w.string("documentId", documentID)
+    w.message("changePack", changePack)
+    w.int32("maxSizePerDocument", maxSizePerDocument)
+    w.repeated("schemaRules", schemaRules)
+    w.bool("disablePresence", disablePresence)
+    return w.json
+  }
+}
+
+/// `Rule`: a schema rule the client validates.
+package struct PBRule: ProtoMessage {
+  package var path: String
+  package var type: String
+  package var treeNodes: [PBTreeNodeRule]
+
+  package init(path: String = "", type: String = "", treeNodes: [PBTreeNodeRule] = []) {
+    self.path = path
+    self.type = type
+    self.treeNodes = treeNodes
+  }
+
+  package init(json: WireJSON, path: String) throws {
+    let r = try ProtoJSONReader(json, path: path)
+    self.init(path: try r.string("path"), type: try r.string("type"), treeNodes: try r.repeated("treeNodes"))
+  }
+
+  package var json: WireJSON {
+    var w = ProtoJSONWriter()
+    w.string("path", path)
+    w.string("type", type)
+    w.repeated("treeNodes", treeNodes)
+    return w.json
+  }
+}
+
+/// `TreeNodeRule`.
+package struct PBTreeNodeRule: ProtoMessage {
+  package var nodeType: String
+  package var content: String
+  package var marks: String
+  package var group: String
+
+  package init(nodeType: String = "", content: String = "", marks: String = "", group: String = "") {
+    self.nodeType = nodeType
+    self.content = content
+    self.marks = marks
+    self.group = group
+  }
+
+  package init(json: WireJSON, path: String) throws {
+    let r = try ProtoJSONReader(json, path: path)
+    self.init(nodeType: try r.string("nodeType"), content: try r.string("content"), marks: try r.string("marks"), group: try r.string("group"))
+  }
+
+  package var json: WireJSON {
+    var w = ProtoJSONWriter()
+    w.string("nodeType", nodeType)
+    w.string("content", content)
+    w.string("marks", marks)
+    w.string("group", group)
+    return w.json
+  }
+}
+
+/// `DetachDocumentRequest`.
+package struct PBDetachDocumentRequest: ProtoMessage {
+  package var clientID: String
+  package var documentID: String
+  package var changePack: PBChangePack?
+  package var removeIfNotAttached: Bool
+
+  package init(clientID: String = "", documentID: String = "", changePack: PBChangePack? = nil, removeIfNotAttached: Bool = false) {
+    self.clientID = clientID
+    self.documentID = documentID
+    self.changePack = changePack
+    self.removeIfNotAttached = removeIfNotAttached
+  }
+
+  package init(json: WireJSON, path: String) throws {
+    let r = try ProtoJSONReader(json, path: path)
+    self.init(clientID: try r.string("clientId"), documentID: try r.string("documentId"), changePack: try r.message("changePack"), removeIfNotAttached: try r.bool("removeIfNotAttached"))
+  }
+
+  package var json: WireJSON {
+    var w = ProtoJSONWriter()
+    w.string("clientId", clientID)
+    w.string("documentId", documentID)
+    w.message("changePack", changePack)
+    w.bool("removeIfNotAttached", removeIfNotAttached)
+    return w.json
+  }
+}
+
+/// `DetachDocumentResponse`.
+package struct PBDetachDocumentResponse: ProtoMessage {
+  package var changePack: PBChangePack?
+
+  package init(changePack: PBChangePack? = nil) {
+    self.changePack = changePack
+  }
+
+  package init(json: WireJSON, path: String) throws {
+    let r = try ProtoJSONReader(json, path: path)
+    self.init(changePack: try r.message("changePack"))
+  }
+
+  package var json: WireJSON {
+    var w = ProtoJSONWriter()
+    w.message("changePack", changePack)
+    return w.json
+  }
+}
+
+/// `RemoveDocumentRequest`.
+package struct PBRemoveDocumentRequest: ProtoMessage {
+  package var clientID: String
+  package var documentID: String
+  package var changePack: PBChangePack?
+
+  package init(clientID: String = "", documentID: String = "", changePack: PBChangePack? = nil) {
+    self.clientID = clientID
+    self.documentID = documentID
+    self.changePack = changePack
+  }
+
+  package init(json: WireJSON, path: String) throws {
+    let r = try ProtoJSONReader(json, path: path)
+    self.init(clientID: try r.string("clientId"), documentID: try r.string("documentId"), changePack: try r.message("changePack"))
+  }
+
+  package var json: WireJSON {
+    var w = ProtoJSONWriter()
+    w.string("clientId", clientID)
+    w.string("documentId", documentID)
+    w.message("changePack", changePack)
+    return w.json
+  }
+}
+
+/// `RemoveDocumentResponse`.
+package struct PBRemoveDocumentResponse: ProtoMessage {
+  package var changePack: PBChangePack?
+
+  package init(changePack: PBChangePack? = nil) {
+    self.changePack = changePack
+  }
+
+  package init(json: WireJSON, path: String) throws {
+    let r = try ProtoJSONReader(json, path: path)
+    self.init(changePack: try r.message("changePack"))
+  }
+
+  package var json: WireJSON {
+    var w = ProtoJSONWriter()
+    w.message("changePack", changePack)
+    return w.json
+  }
+}
+
+/// `PushPullChangesRequest`.
+package struct PBPushPullChangesRequest: ProtoMessage {
+  package var clientID: String
+  package var documentID: String
+  package var changePack: PBChangePack?
+  package var pushOnly: Bool
+  package var disableGc: Bool
+
+  package init(clientID: String = "", documentID: String = "", changePack: PBChangePack? = nil, pushOnly: Bool = false, disableGc: Bool = false) {
+    self.clientID = clientID
+    self.documentID = documentID
+    self.changePack = changePack
+    self.pushOnly = pushOnly
+    self.disableGc = disableGc
+  }
+
+  package init(json: WireJSON, path: String) throws {
+    let r = try ProtoJSONReader(json, path: path)
+    self.init(clientID: try r.string("clientId"), documentID: try r.string("documentId"), changePack: try r.message("changePack"), pushOnly: try r.bool("pushOnly"), disableGc: try r.bool("disableGc"))
+  }
+
+  package var json: WireJSON {
+    var w = ProtoJSONWriter()
+    w.string("clientId", clientID)
+    w.string("documentId", documentID)
+    w.message("changePack", changePack)
+    w.bool("pushOnly", pushOnly)
+    w.bool("disableGc", disableGc)
+    return w.json
+  }
+}
+
+/// `PushPullChangesResponse`.
+package struct PBPushPullChangesResponse: ProtoMessage {
+  package var changePack: PBChangePack?
+
+  package init(changePack: PBChangePack? = nil) {
+    self.changePack = changePack
+  }
+
+  package init(json: WireJSON, path: String) throws {
+    let r = try ProtoJSONReader(json, path: path)
+    self.init(changePack: try r.message("changePack"))
+  }
+
+  package var json: WireJSON {
+    var w = ProtoJSONWriter()
+    w.message("changePack", changePack)
+    return w.json
+  }
+}

@@ -1,0 +1,167 @@
+import CRDT
+import Foundation
+
+// The Watch stream's messages: resources to watch, the initialization, the events.
+
+/// `DocEvent.type`. DOCUMENT_CHANGED is 0, so a changed-event carries no `type` in JSON.
+package enum PBDocEventType: Int32, ProtoEnum {
+  case documentChanged = 0, documentWatched = 1, documentUnwatched = 2, documentBroadcast = 3
+
+  package var protoName: String {
+    switch self {
+    case .documentChanged: return "DOC_EVENT_TYPE_DOCUMENT_CHANGED"
+    case .documentWatched: return "DOC_EVENT_TYPE_DOCUMENT_WATCHED"
+    case .documentUnwatched: return "DOC_EVENT_TYPE_DOCUMENT_UNWATCHED"
+    case .documentBroadcast: return "DOC_EVENT_TYPE_DOCUMENT_BROADCAST"
+    }
+  }
+}
+
+/// `ChannelEvent.Type`.
+package enum PBChannelEventType: Int32, ProtoEnum {
+  case unspecified = 0, presence = 1, broadcast = 2
+
+  package var protoName: String {
+    switch self {
+    case .unspecified: return "TYPE_UNSPECIFIED"
+    case .presence: return "TYPE_PRESENCE"
+    case .broadcast: return "TYPE_BROADCAST"
+    }
+  }
+}
+
+/// Reads a oneof whose members are messages: exactly one must be present.
+private func oneofMember(_ r: ProtoJSONReader, _ names: [String], what: String) throws -> (String, WireJSON, String) {
+  guard let name = try r.oneof(names), let value = r.value(name) else {
+    throw YorkieError(.invalidWireData, "\(r.path): \(what) without any of \(names.joined(separator: ", "))")
+  }
+  return (name, value, "\(r.path).\(name)")
+}
+
+/// `ResourceDescriptor`: a document or a channel to watch.
+package enum PBResourceDescriptor: ProtoMessage {
+  case document(PBDocumentResource)
+  case channel(PBChannelResource)
+
+  package init(json: WireJSON, path: String) throws {
+    let (name, value, p) = try oneofMember(try ProtoJSONReader(json, path: path), ["document", "channel"], what: "a resource")
+    self = name == "document" ? .document(try PBDocumentResource(json: value, path: p)) : .channel(try PBChannelResource(json: value, path: p))
+  }
+
+  package var json: WireJSON {
+    switch self {
+    case .document(let d): return .object([.init("document", d.json)])
+    case .channel(let c): return .object([.init("channel", c.json)])
+    }
+  }
+}
+
+/// `WatchRequest`: the documents and channels one stream follows.
+package struct PBWatchRequest: ProtoMessage {
+  package var clientID: String
+  package var resources: [PBResourceDescriptor]
+
+  package init(clientID: String = "", resources: [PBResourceDescriptor] = []) {
+    self.clientID = clientID
+    self.resources = resources
+  }
+
+  package init(json: WireJSON, path: String) throws {
+    let r = try ProtoJSONReader(json, path: path)
+    self.init(clientID: try r.string("clientId"), resources: try r.repeated("resources"))
+  }
+
+  package var json: WireJSON {
+    var w = ProtoJSONWriter()
+    w.string("clientId", clientID)
+    w.repeated("resources", resources)
+    return w.json
+  }
+}
+
+/// `WatchResponse.Initialization.ResourceInit`.
+package enum PBResourceInit: ProtoMessage {
+  case document(PBDocumentInit)
+  case channel(PBChannelInit)
+
+  package init(json: WireJSON, path: String) throws {
+    let (name, value, p) = try oneofMember(try ProtoJSONReader(json, path: path), ["documentInit", "channelInit"], what: "a resource init")
+    self = name == "documentInit" ? .document(try PBDocumentInit(json: value, path: p)) : .channel(try PBChannelInit(json: value, path: p))
+  }
+
+  package var json: WireJSON {
+    switch self {
+    case .document(let d): return .object([.init("documentInit", d.json)])
+    case .channel(let c): return .object([.init("channelInit", c.json)])
+    }
+  }
+}
+
+/// `WatchResponse`: the initialization (always first), then events.
+package enum PBWatchResponse: ProtoMessage {
+  case initialization([PBResourceInit])
+  case documentEvent(PBDocumentEventResponse)
+  case channelEvent(PBChannelEventResponse)
+
+  package init(json: WireJSON, path: String) throws {
+    let (name, value, p) = try oneofMember(try ProtoJSONReader(json, path: path), ["initialization", "event"], what: "a watch response")
+    if name == "initialization" {
+      self = .initialization(try ProtoJSONReader(value, path: p).repeated("resourceInits"))
+      return
+    }
+    let (kind, body, q) = try oneofMember(try ProtoJSONReader(value, path: p), ["docEvent", "channelEvent"], what: "an event")
+    self = kind == "docEvent" ? .documentEvent(try PBDocumentEventResponse(json: body, path: q))
+      : .channelEvent(try PBChannelEventResponse(json: body, path: q))
+  }
+
+  package var json: WireJSON {
+    switch self {
+    case .initialization(let inits):
+      var w = ProtoJSONWriter()
+      w.repeated("resourceInits", inits)
+      return .object([.init("initialization", w.json)])
+    case .documentEvent(let e):
+      return .object([.init("event", .object([.init("docEvent", e.json)]))])
+    case .channelEvent(let e):
+      return .object([.init("event", .object([.init("channelEvent", e.json)]))])
+    }
+  }
+}
+
+/// `WatchDocumentResponse` (deprecated shim): the watchers, then document events.
+package enum PBWatchDocumentResponse: ProtoMessage {
+  case initialization(PBWatchDocumentInitialization)
+  case event(PBDocEvent)
+
+  package init(json: WireJSON, path: String) throws {
+    let (name, value, p) = try oneofMember(try ProtoJSONReader(json, path: path), ["initialization", "event"], what: "a watch response")
+    self = name == "initialization" ? .initialization(try PBWatchDocumentInitialization(json: value, path: p))
+      : .event(try PBDocEvent(json: value, path: p))
+  }
+
+  package var json: WireJSON {
+    switch self {
+    case .initialization(let i): return .object([.init("initialization", i.json)])
+    case .event(let e): return .object([.init("event", e.json)])
+    }
+  }
+}
+
+/// `WatchChannelResponse` (deprecated shim): the session count, then channel events.
+package enum PBWatchChannelResponse: ProtoMessage {
+  case initialized(PBWatchChannelInitialized)
+  case event(PBChannelEvent)
+
+  package init(json: WireJSON, path: String) throws {
+    let (name, value, p) = try oneofMember(try ProtoJSONReader(json, path: path), ["initialized", "event"], what: "a watch response")
+    self = name == "initialized" ? .initialized(try PBWatchChannelInitialized(json: value, path: p))
+      : .event(try PBChannelEvent(json: value, path: p))
+  }
+
+  package var json: WireJSON {
+    switch self {
+    case .initialized(let i): return .object([.init("initialized", i.json)])
+    case .event(let e): return .object([.init("event", e.json)])
+    }
+  }
+}

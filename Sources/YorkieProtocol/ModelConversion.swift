@@ -1,0 +1,329 @@
+import CRDT
+import Foundation
+
+// Conversion between the wire messages and the CRDT model, both ways. Decoding checks
+// everything the model relies on (12-byte actors, required tickets, payload sizes) and names
+// the field that was wrong; encoding cannot fail.
+
+/// A wire-to-model conversion error at `path`.
+private func invalid(_ path: String, _ what: String) -> YorkieError {
+  YorkieError(.invalidWireData, "\(path): \(what)")
+}
+
+// MARK: - Clocks
+
+extension PBTimeTicket {
+  /// The wire form of a ticket.
+  package init(_ ticket: TimeTicket) {
+    self.init(lamport: ticket.lamport, delimiter: ticket.delimiter, actorID: ticket.actorID.bytes)
+  }
+
+  /// The ticket; its actor must be 12 bytes.
+  package func model(_ path: String) throws -> TimeTicket {
+    guard actorID.count == 12, let actor = try? ActorID(bytes: actorID) else {
+      throw invalid(path + ".actorId", "an actor id has \(actorID.count) bytes, not 12")
+    }
+    return TimeTicket(lamport: lamport, delimiter: delimiter, actorID: actor)
+  }
+}
+
+extension Optional where Wrapped == PBTimeTicket {
+  /// The ticket, which must be present.
+  package func required(_ path: String) throws -> TimeTicket {
+    guard let ticket = self else { throw invalid(path, "is required") }
+    return try ticket.model(path)
+  }
+}
+
+extension PBVersionVector {
+  /// The wire form of a vector: base64 actor keys, lamport values.
+  package init(_ vector: VersionVector) {
+    var entries: [String: Int64] = [:]
+    for (actor, lamport) in vector.entries { entries[actor.bytes.base64EncodedString()] = lamport }
+    self.init(vector: entries)
+  }
+
+  /// The vector; every key must be the base64 of a 12-byte actor.
+  package func model(_ path: String) throws -> VersionVector {
+    var entries: [ActorID: Int64] = [:]
+    for (key, lamport) in vector {
+      guard let bytes = decodeBase64Leniently(key), bytes.count == 12, let actor = try? ActorID(bytes: bytes) else {
+        throw invalid(path + ".vector", "key \"\(key)\" is not the base64 of a 12-byte actor id")
+      }
+      entries[actor] = lamport
+    }
+    return VersionVector(entries)
+  }
+}
+
+extension PBChangeID {
+  /// The wire form of a change ID.
+  package init(_ id: ChangeID) {
+    self.init(clientSeq: id.clientSeq, serverSeq: id.serverSeq, lamport: id.lamport, actorID: id.actorID.bytes,
+              versionVector: PBVersionVector(id.versionVector))
+  }
+
+  /// The change ID.
+  package func model(_ path: String) throws -> ChangeID {
+    guard actorID.count == 12, let actor = try? ActorID(bytes: actorID) else {
+      throw invalid(path + ".actorId", "an actor id has \(actorID.count) bytes, not 12")
+    }
+    return ChangeID(clientSeq: clientSeq, serverSeq: serverSeq, lamport: lamport, actorID: actor,
+                    versionVector: try versionVector?.model(path + ".versionVector") ?? VersionVector())
+  }
+}
+
+extension PBCheckpoint {
+  /// The wire form of a checkpoint.
+  package init(_ checkpoint: Checkpoint) {
+    self.init(serverSeq: checkpoint.serverSeq, clientSeq: checkpoint.clientSeq)
+  }
+
+  /// The checkpoint.
+  package var model: Checkpoint { Checkpoint(serverSeq: serverSeq, clientSeq: clientSeq) }
+}
+
+// MARK: - Values
+
+extension PBJSONElementSimple {
+  /// The wire form of an element that an operation creates. Containers travel whole, as binary
+  /// `JSONElement` (what the JS SDK requires); a text travels empty (its content comes by Edit).
+  package init(_ element: ElementSnapshot) {
+    let meta = element.meta
+    var type: PBValueType
+    var value = Data()
+    switch element {
+    case .primitive(let primitive, _):
+      type = PBValueType(rawValue: primitive.wireType.rawValue) ?? .null
+      value = Data(primitive.wireBytes)
+    case .object:
+      type = .jsonObject
+      value = element.jsonElementData
+    case .array:
+      type = .jsonArray
+      value = element.jsonElementData
+    case .text:
+      type = .text
+    case .counter(let counter, _):
+      type = PBValueType(rawValue: counter.wireType.rawValue) ?? .integerCnt
+      value = Data(counter.wireBytes)
+    }
+    self.init(createdAt: PBTimeTicket(meta.createdAt), movedAt: meta.movedAt.map(PBTimeTicket.init),
+              removedAt: meta.removedAt.map(PBTimeTicket.init), type: type, value: value)
+  }
+
+  /// The element this value describes.
+  package func model(_ path: String) throws -> ElementSnapshot {
+    let createdAt = try self.createdAt.required(path + ".createdAt")
+    let meta = ElementSnapshot.Meta(createdAt: createdAt, movedAt: try movedAt?.model(path + ".movedAt"),
+                                    removedAt: try removedAt?.model(path + ".removedAt"))
+    guard let wireType = WireValueType(rawValue: type.rawValue) else { throw invalid(path + ".type", "unknown value type") }
+    do {
+      switch wireType {
+      case .null, .boolean, .integer, .long, .double, .string, .bytes, .date:
+        return .primitive(try PrimitiveValue(wireType: wireType, bytes: value), meta)
+      case .integerCounter, .longCounter, .integerDedupCounter:
+        return .counter(try CounterValue(wireType: wireType, bytes: value), meta)
+      case .text:
+        return .text([], meta)
+      case .jsonObject, .jsonArray:
+        guard !value.isEmpty else {
+          // Go SDKs send an empty container without a body; the server accepts it.
+          return wireType == .jsonObject ? .object([], meta) : .array([], meta)
+        }
+        let element = try ElementSnapshot(jsonElementData: value)
+        switch (wireType, element) {
+        case (.jsonObject, .object), (.jsonArray, .array): return element
+        default: throw invalid(path + ".value", "a \(wireType) value holds another kind of element")
+        }
+      case .tree:
+        throw YorkieError(.unsupported, "\(path): Tree elements are not supported by this SDK yet")
+      }
+    } catch let error as YorkieError where error.code == .invalidWireData && !error.message.hasPrefix(path) {
+      throw invalid(path, error.message)
+    }
+  }
+}
+
+extension PBTextNodePos {
+  /// The wire form of a text position.
+  package init(_ position: TextPosition) {
+    self.init(createdAt: PBTimeTicket(position.createdAt), offset: position.offset, relativeOffset: position.relativeOffset)
+  }
+}
+
+extension Optional where Wrapped == PBTextNodePos {
+  /// The position, which must be present.
+  package func required(_ path: String) throws -> TextPosition {
+    guard let position = self else { throw invalid(path, "is required") }
+    guard position.offset >= 0, position.relativeOffset >= 0 else { throw invalid(path, "offsets must not be negative") }
+    return TextPosition(createdAt: try position.createdAt.required(path + ".createdAt"), offset: position.offset,
+                        relativeOffset: position.relativeOffset)
+  }
+}
+
+// MARK: - Operations
+
+extension PBOperation {
+  /// The wire form of an operation.
+  package init(_ operation: CRDT.Operation) {
+    switch operation {
+    case let .set(parent, key, value, executedAt):
+      self = .set(Set(parentCreatedAt: PBTimeTicket(parent), key: key, value: PBJSONElementSimple(value),
+                      executedAt: PBTimeTicket(executedAt)))
+    case let .add(parent, previous, value, executedAt):
+      self = .add(Add(parentCreatedAt: PBTimeTicket(parent), prevCreatedAt: PBTimeTicket(previous),
+                      value: PBJSONElementSimple(value), executedAt: PBTimeTicket(executedAt)))
+    case let .move(parent, previous, createdAt, executedAt):
+      self = .move(Move(parentCreatedAt: PBTimeTicket(parent), prevCreatedAt: PBTimeTicket(previous),
+                        createdAt: PBTimeTicket(createdAt), executedAt: PBTimeTicket(executedAt)))
+    case let .remove(parent, createdAt, executedAt):
+      self = .remove(Remove(parentCreatedAt: PBTimeTicket(parent), createdAt: PBTimeTicket(createdAt),
+                            executedAt: PBTimeTicket(executedAt)))
+    case let .arraySet(parent, createdAt, value, executedAt):
+      self = .arraySet(ArraySet(parentCreatedAt: PBTimeTicket(parent), createdAt: PBTimeTicket(createdAt),
+                                value: PBJSONElementSimple(value), executedAt: PBTimeTicket(executedAt)))
+    case let .increase(parent, value, executedAt):
+      let operand = ElementSnapshot.primitive(value, .init(createdAt: executedAt))
+      self = .increase(Increase(parentCreatedAt: PBTimeTicket(parent), value: PBJSONElementSimple(operand),
+                                executedAt: PBTimeTicket(executedAt)))
+    case let .edit(parent, from, to, content, attributes, executedAt):
+      self = .edit(Edit(parentCreatedAt: PBTimeTicket(parent), from: PBTextNodePos(from), to: PBTextNodePos(to),
+                        content: content, executedAt: PBTimeTicket(executedAt), attributes: attributes ?? [:]))
+    case let .style(parent, from, to, attributes, attributesToRemove, executedAt):
+      self = .style(Style(parentCreatedAt: PBTimeTicket(parent), from: PBTextNodePos(from), to: PBTextNodePos(to),
+                          attributes: attributes, executedAt: PBTimeTicket(executedAt), attributesToRemove: attributesToRemove))
+    }
+  }
+
+  /// The operation. Tree operations, deduplicating increases and undo restores are refused
+  /// with `unsupported`.
+  package func model(_ path: String) throws -> CRDT.Operation {
+    switch self {
+    case .set(let op):
+      let p = path + ".set"
+      guard let value = op.value else { throw invalid(p + ".value", "is required") }
+      return .set(parentCreatedAt: try op.parentCreatedAt.required(p + ".parentCreatedAt"), key: op.key,
+                  value: try value.model(p + ".value"), executedAt: try op.executedAt.required(p + ".executedAt"))
+    case .add(let op):
+      let p = path + ".add"
+      guard let value = op.value else { throw invalid(p + ".value", "is required") }
+      return .add(parentCreatedAt: try op.parentCreatedAt.required(p + ".parentCreatedAt"),
+                  previousCreatedAt: try op.prevCreatedAt.required(p + ".prevCreatedAt"),
+                  value: try value.model(p + ".value"), executedAt: try op.executedAt.required(p + ".executedAt"))
+    case .move(let op):
+      let p = path + ".move"
+      return .move(parentCreatedAt: try op.parentCreatedAt.required(p + ".parentCreatedAt"),
+                   previousCreatedAt: try op.prevCreatedAt.required(p + ".prevCreatedAt"),
+                   createdAt: try op.createdAt.required(p + ".createdAt"), executedAt: try op.executedAt.required(p + ".executedAt"))
+    case .remove(let op):
+      let p = path + ".remove"
+      return .remove(parentCreatedAt: try op.parentCreatedAt.required(p + ".parentCreatedAt"),
+                     createdAt: try op.createdAt.required(p + ".createdAt"), executedAt: try op.executedAt.required(p + ".executedAt"))
+    case .arraySet(let op):
+      let p = path + ".arraySet"
+      guard let value = op.value else { throw invalid(p + ".value", "is required") }
+      return .arraySet(parentCreatedAt: try op.parentCreatedAt.required(p + ".parentCreatedAt"),
+                       createdAt: try op.createdAt.required(p + ".createdAt"), value: try value.model(p + ".value"),
+                       executedAt: try op.executedAt.required(p + ".executedAt"))
+    case .increase(let op):
+      let p = path + ".increase"
+      guard op.actor.isEmpty else {
+        throw YorkieError(.unsupported, "\(p).actor: deduplicating counters are not supported by this SDK yet")
+      }
+      guard let value = op.value else { throw invalid(p + ".value", "is required") }
+      guard case .primitive(let operand, _) = try value.model(p + ".value") else {
+        throw invalid(p + ".value", "the operand of an increase must be a primitive")
+      }
+      return .increase(parentCreatedAt: try op.parentCreatedAt.required(p + ".parentCreatedAt"), value: operand,
+                       executedAt: try op.executedAt.required(p + ".executedAt"))
+    case .edit(let op):
+      let p = path + ".edit"
+      guard op.restoreMode == .unspecified, op.restoreSpans.isEmpty, op.retombstoneSpans.isEmpty else {
+        throw YorkieError(.unsupported, "\(p).restoreMode: undo/redo restore edits are not supported by this SDK yet")
+      }
+      return .edit(parentCreatedAt: try op.parentCreatedAt.required(p + ".parentCreatedAt"),
+                   from: try op.from.required(p + ".from"), to: try op.to.required(p + ".to"), content: op.content,
+                   attributes: op.attributes.isEmpty ? nil : op.attributes, executedAt: try op.executedAt.required(p + ".executedAt"))
+    case .style(let op):
+      let p = path + ".style"
+      return .style(parentCreatedAt: try op.parentCreatedAt.required(p + ".parentCreatedAt"),
+                    from: try op.from.required(p + ".from"), to: try op.to.required(p + ".to"), attributes: op.attributes,
+                    attributesToRemove: op.attributesToRemove, executedAt: try op.executedAt.required(p + ".executedAt"))
+    case .treeEdit:
+      throw YorkieError(.unsupported, "\(path).treeEdit: Tree operations are not supported by this SDK yet")
+    case .treeStyle:
+      throw YorkieError(.unsupported, "\(path).treeStyle: Tree operations are not supported by this SDK yet")
+    }
+  }
+}
+
+// MARK: - Changes and packs
+
+extension PBPresenceChange {
+  /// The wire form of a presence change: values as JSON text, as every Yorkie SDK writes them.
+  package init(_ change: PresenceChange) {
+    switch change {
+    case .put(let data):
+      self.init(type: .put, presence: PBPresence(data: data.mapValues(\.jsonString)))
+    case .clear:
+      self.init(type: .clear, presence: nil)
+    }
+  }
+
+  /// The presence change. A value that is not JSON text is kept as a string.
+  package func model(_ path: String) throws -> PresenceChange {
+    switch type {
+    case .put:
+      let data = presence?.data ?? [:]
+      return .put(data.mapValues { JSONValueParser.parse($0) ?? .string($0) })
+    case .clear:
+      return .clear
+    case .delete, .unspecified:
+      throw invalid(path + ".type", "presence change type \(type) is not applicable (only PUT and CLEAR are)")
+    }
+  }
+}
+
+extension PBChange {
+  /// The wire form of a change.
+  package init(_ change: Change) {
+    self.init(id: PBChangeID(change.id), message: change.message ?? "",
+              operations: change.operations.map { PBOperation($0) },
+              presenceChange: change.presenceChange.map(PBPresenceChange.init))
+  }
+
+  /// The change.
+  package func model(_ path: String) throws -> Change {
+    guard let id else { throw invalid(path + ".id", "is required") }
+    var operations: [CRDT.Operation] = []
+    operations.reserveCapacity(self.operations.count)
+    for (index, operation) in self.operations.enumerated() {
+      operations.append(try operation.model("\(path).operations[\(index)]"))
+    }
+    return Change(id: try id.model(path + ".id"), operations: operations, message: message.isEmpty ? nil : message,
+                  presenceChange: try presenceChange?.model(path + ".presenceChange"))
+  }
+}
+
+extension PBChangePack {
+  /// The wire form of a pack.
+  package init(_ pack: ChangePack) {
+    self.init(documentKey: pack.key, checkpoint: PBCheckpoint(pack.checkpoint), snapshot: pack.snapshot ?? Data(),
+              changes: pack.changes.map(PBChange.init), minSyncedTicket: nil, isRemoved: pack.isRemoved,
+              versionVector: pack.versionVector.map(PBVersionVector.init))
+  }
+
+  /// The pack. A missing checkpoint reads as the initial one (servers always send it; the dev
+  /// server checks requests for it separately).
+  package func model(_ path: String = "changePack") throws -> ChangePack {
+    var changes: [Change] = []
+    changes.reserveCapacity(self.changes.count)
+    for (index, change) in self.changes.enumerated() {
+      changes.append(try change.model("\(path).changes[\(index)]"))
+    }
+    return ChangePack(key: documentKey, checkpoint: checkpoint?.model ?? .initial, changes: changes,
+                      versionVector: try versionVector?.model(path + ".versionVector"),
+                      snapshot: snapshot.isEmpty ? nil : snapshot, isRemoved: isRemoved)
+  }
+}

@@ -1,0 +1,150 @@
+import CRDT
+import Foundation
+import Testing
+@testable import YorkieProtocol
+
+/// One recorded scenario of `Fixtures/wire` (see its README): real traffic of a Yorkie v0.7.17
+/// server, parsed with this SDK's own JSON parser so that large integers stay exact.
+struct Fixture: CustomStringConvertible {
+  let name: String
+  let root: WireJSON
+
+  var description: String { name }
+
+  var exchanges: [WireJSON] {
+    guard case .array(let items)? = root["exchanges"] else { return [] }
+    return items
+  }
+
+  var expected: WireJSON? { root["expected"] }
+
+  var documentKey: String? {
+    if case .string(let key)? = root["documentKey"] { return key }
+    return nil
+  }
+
+  /// Every `*.json` file of the fixture folder, so that a new recording is tested by dropping it in.
+  static func all() throws -> [Fixture] {
+    guard let folder = Bundle.module.url(forResource: "wire", withExtension: nil) else {
+      throw YorkieError(.invalidPath, "the wire fixture folder is missing from the test bundle")
+    }
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
+    return try names.map { name in
+      let data = try Data(contentsOf: folder.appendingPathComponent(name))
+      return Fixture(name: name, root: try WireJSON.parse(data))
+    }
+  }
+
+  /// The fixture names, for parameterized tests.
+  static var names: [String] { ((try? all()) ?? []).map(\.name) }
+
+  static func named(_ name: String) throws -> Fixture {
+    guard let fixture = try all().first(where: { $0.name == name }) else { throw YorkieError(.invalidPath, "no fixture \(name)") }
+    return fixture
+  }
+}
+
+extension WireJSON {
+  var stringValue: String? {
+    if case .string(let s) = self { return s }
+    return nil
+  }
+
+  var intValue: Int? {
+    switch self {
+    case .number(let literal), .string(let literal): return Int(literal)
+    default: return nil
+    }
+  }
+
+  var arrayValue: [WireJSON]? {
+    if case .array(let items) = self { return items }
+    return nil
+  }
+}
+
+/// Semantic equality of protobuf JSON (the fixtures README): a missing member equals its
+/// default, int64 written as a string equals the number, bytes compare decoded, member order
+/// does not matter.
+func semanticallyEqual(_ a: WireJSON, _ b: WireJSON) -> Bool {
+  switch (a, b) {
+  case let (.object(x), .object(y)):
+    var keys = x.map(\.key)
+    for key in y.map(\.key) where !keys.contains(key) { keys.append(key) }
+    for key in keys {
+      let left = x.first { $0.key == key }?.value
+      let right = y.first { $0.key == key }?.value
+      switch (left, right) {
+      case let (l?, r?): if !semanticallyEqual(l, r) { return false }
+      case let (l?, nil): if !isDefault(l) { return false }
+      case let (nil, r?): if !isDefault(r) { return false }
+      case (nil, nil): break
+      }
+    }
+    return true
+  case let (.array(x), .array(y)):
+    return x.count == y.count && zip(x, y).allSatisfy(semanticallyEqual)
+  case let (.number(x), .number(y)):
+    return x == y || Double(x) == Double(y)
+  case let (.number(n), .string(s)), let (.string(s), .number(n)):
+    return Int64(n) != nil && Int64(n) == Int64(s)
+  case let (.string(x), .string(y)):
+    if x == y { return true }
+    if let dx = decodeBase64Leniently(x), let dy = decodeBase64Leniently(y) { return dx == dy }
+    return false
+  case (.null, _): return isDefault(b)
+  case (_, .null): return isDefault(a)
+  default:
+    return a == b
+  }
+}
+
+/// Enum names whose value is 0 (what canonical protobuf JSON leaves out).
+private let zeroEnumNames: Set<String> = [
+  "VALUE_TYPE_NULL", "CHANGE_TYPE_UNSPECIFIED", "RESTORE_MODE_UNSPECIFIED", "DOC_EVENT_TYPE_DOCUMENT_CHANGED", "TYPE_UNSPECIFIED",
+]
+
+func isDefault(_ value: WireJSON) -> Bool {
+  switch value {
+  case .null: return true
+  case .bool(let b): return !b
+  case .number(let n): return Double(n) == 0
+  case .string(let s): return s.isEmpty || s == "0" || zeroEnumNames.contains(s)
+  case .array(let items): return items.isEmpty
+  case .object(let members): return members.allSatisfy { isDefault($0.value) }
+  }
+}
+
+/// The request and response codecs of an RPC, as closures over the message types.
+struct RPCCodec: Sendable {
+  let request: @Sendable (WireJSON) throws -> WireJSON
+  let response: @Sendable (WireJSON) throws -> WireJSON
+
+  static func of<Request: ProtoMessage, Response: ProtoMessage>(_ request: Request.Type, _ response: Response.Type) -> RPCCodec {
+    RPCCodec(request: { try Request(json: $0, path: "request").json }, response: { try Response(json: $0, path: "response").json })
+  }
+
+  static let byName: [String: RPCCodec] = [
+    "ActivateClient": .of(PBActivateClientRequest.self, PBActivateClientResponse.self),
+    "DeactivateClient": .of(PBDeactivateClientRequest.self, PBDeactivateClientResponse.self),
+    "AttachDocument": .of(PBAttachDocumentRequest.self, PBAttachDocumentResponse.self),
+    "DetachDocument": .of(PBDetachDocumentRequest.self, PBDetachDocumentResponse.self),
+    "RemoveDocument": .of(PBRemoveDocumentRequest.self, PBRemoveDocumentResponse.self),
+    "PushPullChanges": .of(PBPushPullChangesRequest.self, PBPushPullChangesResponse.self),
+    "Watch": .of(PBWatchRequest.self, PBWatchResponse.self),
+    "WatchDocument": .of(PBWatchDocumentRequest.self, PBWatchDocumentResponse.self),
+    "WatchChannel": .of(PBWatchChannelRequest.self, PBWatchChannelResponse.self),
+    "Broadcast": .of(PBBroadcastRequest.self, PBBroadcastResponse.self),
+    "AttachChannel": .of(PBAttachChannelRequest.self, PBAttachChannelResponse.self),
+    "DetachChannel": .of(PBDetachChannelRequest.self, PBDetachChannelResponse.self),
+    "RefreshChannel": .of(PBRefreshChannelRequest.self, PBRefreshChannelResponse.self),
+    "PeekChannel": .of(PBPeekChannelRequest.self, PBPeekChannelResponse.self),
+    "CreateRevision": .of(PBCreateRevisionRequest.self, PBCreateRevisionResponse.self),
+    "GetRevision": .of(PBGetRevisionRequest.self, PBGetRevisionResponse.self),
+    "ListRevisions": .of(PBListRevisionsRequest.self, PBListRevisionsResponse.self),
+    "RestoreRevision": .of(PBRestoreRevisionRequest.self, PBRestoreRevisionResponse.self),
+    "grpc.health.v1.Health/Check": .of(PBEmpty.self, PBHealthCheckResponse.self),
+    "health": .of(PBEmpty.self, PBHealthCheckResponse.self),
+    "NoSuchMethod": .of(PBEmpty.self, PBEmpty.self),
+  ]
+}
