@@ -1,0 +1,150 @@
+@testable import CRDT
+import Foundation
+import Testing
+@testable import YorkieProtocol
+
+/// The documents the recorded traffic describes, rebuilt by this SDK: an observer replica
+/// applies every change the recording carries for the scenario's document (pushed in requests
+/// and pulled in responses, each once, in the order they appear, which is causal) and every
+/// snapshot, then must show exactly the state Yorkie's Go SDK computed (`expected.goYSON`,
+/// `texts`, `presences`).
+@Suite("Wire fixtures: documents")
+struct FixtureApplyTests {
+  /// Scenarios that use what this SDK does not implement yet; applying them must fail with
+  /// `unsupported` (and once it does not, the state is checked like any other).
+  static let knownUnsupported: [String: String] = [
+    "06-attach-text-undo.json": "text undo/redo restore edits",
+    "07-attach-counter.json": "deduplicating counters",
+    "08-attach-tree.json": "Yorkie's Tree",
+  ]
+
+  /// Scenarios that mix Tree operations into everything else: replayed without them, and
+  /// compared on every member but the trees.
+  static let withoutTrees: Set<String> = ["12-pushpull-handmade.json"]
+
+  @Test("the recorded changes rebuild the expected document", arguments: Fixture.names)
+  func rebuild(name: String) async throws {
+    let fixture = try Fixture.named(name)
+    guard let expected = fixture.expected, let ysonText = expected["goYSON"]?.stringValue, let key = fixture.documentKey else { return }
+    let observer = Document(key: key)
+    var presenceStates: [[ActorID: [String: JSONValue]]] = []
+    do {
+      presenceStates = try await replay(fixture, into: observer, key: key)
+    } catch let error as YorkieError where error.code == .unsupported {
+      #expect(FixtureApplyTests.knownUnsupported[name] != nil, "\(name): \(error)")
+      return
+    }
+    var actual = await observer.rootYSON()
+    var wanted = try YSON.parse(ysonText)
+    if FixtureApplyTests.withoutTrees.contains(name), case .object(var members) = wanted {
+      for (key, value) in members { if case .tree = value { members[key] = nil } }
+      wanted = .object(members)
+      actual = await observer.rootYSON()
+    }
+    #expect(actual == wanted, "\(name):\n ours \(actual)\n Go   \(wanted)")
+    if case .object(let texts)? = expected["texts"] {
+      for member in texts {
+        let text = await observer.textString(atPath: member.key)
+        #expect(text == member.value.stringValue, "\(name): text at \(member.key)")
+      }
+    }
+    if case .object(let presences)? = expected["presences"] {
+      var wantedPresences: [ActorID: [String: JSONValue]] = [:]
+      for member in presences {
+        var data: [String: JSONValue] = [:]
+        if case .object(let entries) = member.value {
+          for entry in entries { data[entry.key] = JSONValueParser.parse(entry.value.stringValue ?? "") }
+        }
+        wantedPresences[try ActorID(hex: member.key)] = data
+      }
+      // The Go client read the presences at some moment of the scenario (before or after the
+      // detaches, as each fixture's notes say): the observer must have passed through that state.
+      #expect(presenceStates.contains(wantedPresences), "\(name): presences \(wantedPresences) never seen in \(presenceStates)")
+    }
+    #expect(await observer.checkInvariants() == nil, "\(name)")
+    // The rebuilt document survives its own snapshot.
+    let copy = Document(key: key)
+    try await copy.applyChangePack(ChangePack(key: key, checkpoint: Checkpoint(serverSeq: 1, clientSeq: 0), changes: [],
+                                              versionVector: await observer.versionVector, snapshot: await observer.snapshot()))
+    #expect(await copy.rootYSON() == actual, "\(name): snapshot round trip")
+  }
+
+  /// Applies the scenario's document to `doc` as the server ordered it: the first snapshot a
+  /// response carried, then every change the responses pulled, once each, in server-sequence
+  /// order (pulls of different clients overlap and interleave; the server sequence is the one
+  /// causal order they share). Returns the presences after each step, since the recordings'
+  /// presence expectations were taken at different moments of their scenarios.
+  @discardableResult
+  private func replay(_ fixture: Fixture, into doc: Document, key: String) async throws -> [[ActorID: [String: JSONValue]]] {
+    var documentID: String?
+    var pulled: [Int64: Change] = [:]
+    var snapshot: ChangePack?
+    for (index, exchange) in fixture.exchanges.enumerated() where exchange["status"]?.intValue == 200 {
+      let response = exchange["response"] ?? .null
+      guard case .object = response else { continue }
+      let request = try ProtoJSONReader(exchange["request"] ?? .null, path: "request")
+      let fields = try ProtoJSONReader(response, path: "response")
+      guard let packJSON = fields.value("changePack") else { continue }
+      var wirePack = try PBChangePack(json: packJSON, path: "\(fixture.name)#\(index).changePack")
+      if FixtureApplyTests.withoutTrees.contains(fixture.name) {
+        for i in wirePack.changes.indices {
+          wirePack.changes[i].operations.removeAll { operation in
+            switch operation {
+            case .treeEdit, .treeStyle: return true
+            case .set(let set): return set.value?.type == .tree
+            default: return false
+            }
+          }
+        }
+      }
+      let pack = try wirePack.model()
+      guard pack.key == key else { continue }
+      // Follow the first document attached under the key (a later one is a new document).
+      let id = try request.string("documentId").nonEmpty ?? (try fields.string("documentId")).nonEmpty
+      if documentID == nil { documentID = id }
+      guard id == documentID else { continue }
+      if pack.snapshot != nil && snapshot == nil { snapshot = pack }
+      for change in pack.changes where change.id.serverSeq > 0 { pulled[change.id.serverSeq] = change }
+    }
+    var states: [[ActorID: [String: JSONValue]]] = [await doc.presenceMap]
+    var after: Int64 = 0
+    if let snapshot {
+      try await doc.applyChangePack(ChangePack(key: key, checkpoint: Checkpoint(serverSeq: snapshot.checkpoint.serverSeq, clientSeq: 0),
+                                               changes: [], versionVector: snapshot.versionVector, snapshot: snapshot.snapshot))
+      after = snapshot.checkpoint.serverSeq
+      states.append(await doc.presenceMap)
+    }
+    for serverSeq in pulled.keys.sorted() where serverSeq > after {
+      try await doc.applyChangePack(ChangePack(key: key, checkpoint: .initial, changes: [pulled[serverSeq]!]))
+      states.append(await doc.presenceMap)
+    }
+    return states
+  }
+}
+
+extension String {
+  var nonEmpty: String? { isEmpty ? nil : self }
+}
+
+extension Document {
+  /// The typed rendering of the whole document.
+  func rootYSON() -> YSON { YSON(root.object) }
+
+  /// The plain string of the text at a path such as `$.content` or `$.mixed[9]`.
+  func textString(atPath path: String) -> String? {
+    var current: CRDTElement = root.object
+    let parts = path.replacingOccurrences(of: "[", with: ".").replacingOccurrences(of: "]", with: "").split(separator: ".").dropFirst()
+    for part in parts {
+      if let object = current as? CRDTObject, let child = object.get(String(part)) {
+        current = child
+      } else if let array = current as? CRDTArray, let index = Int(part) {
+        let live = array.allNodes.compactMap { $0.element }.filter { !$0.isRemoved }
+        guard index < live.count else { return nil }
+        current = live[index]
+      } else {
+        return nil
+      }
+    }
+    return (current as? CRDTText)?.string
+  }
+}
