@@ -1,11 +1,84 @@
 import CRDT
 import Foundation
+import YorkieProtocol
 
-// Wire-format workloads: Yorkie's binary Snapshot of a large document.
+// Wire-format workloads: changes to and from Connect-JSON, and Yorkie's binary Snapshot of a
+// large document.
 
 let wireCases: [BenchCase] = [
+  encodeChangeCase(),
+  decodePackCase(changes: 1000),
   snapshotTraceCase(name: "snapshot_automerge_paper", trace: "automerge-paper"),
 ]
+
+/// Changes a replica made by typing `count` characters into a text, one update each (after one
+/// change that creates the text), with the text they leave.
+func typedChanges(_ count: Int) -> (changes: [Change], text: String) {
+  let box = BlockingBox<([Change], String)>()
+  Task.detached {
+    let doc = Document(key: "wire")
+    await doc.setActor(try! ActorID(hex: "000000000000000000000001"))
+    try! await doc.update { root, _ in _ = root.setNewText("text") }
+    let alphabet = Array("the quick brown fox jumps over the lazy dog ")
+    for i in 0..<count {
+      try! await doc.update { root, _ in
+        let text = root.text("text")!
+        // Mostly typing at the end, sometimes in the middle, as people do.
+        let at = i % 7 == 3 ? text.length / 2 : text.length
+        try text.edit(at, at, String(alphabet[i % alphabet.count]))
+      }
+    }
+    box.set((await doc.pendingChanges, await doc.textString() ?? ""))
+  }
+  return box.wait()
+}
+
+/// `wire_encode_change`: one single-character edit change to Connect-JSON bytes.
+func encodeChangeCase() -> BenchCase {
+  let iterations = 20_000
+  return BenchCase(name: "wire_encode_change", ops: iterations, maxRepeats: 9) {
+    let change = typedChanges(2).changes.last!
+    return {
+      var bytes = 0
+      let start = benchClock.now
+      for _ in 0..<iterations {
+        bytes &+= PBChange(change).json.bytes.count
+      }
+      let seconds = (benchClock.now - start).seconds
+      var checks = Checks()
+      let encoded = PBChange(change).json.bytes
+      let decoded = try? PBChange(jsonText: encoded).model("change")
+      checks.expect(decoded == change, "the encoded change does not decode to itself")
+      checks.expect(bytes == encoded.count * iterations, "encodings differ between runs")
+      return checks.trial(seconds, [Field("bytes", .int(encoded.count))])
+    }
+  }
+}
+
+/// `wire_decode_pack_<n>`: a pack of `n` text changes (plus the one creating the text), as a
+/// pull delivers it in Connect-JSON: parsed, converted and applied to a fresh replica.
+func decodePackCase(changes count: Int) -> BenchCase {
+  BenchCase(name: "wire_decode_pack_\(count)", ops: count, maxRepeats: 9) {
+    let (changes, text) = typedChanges(count)
+    let pack = ChangePack(key: "wire", checkpoint: Checkpoint(serverSeq: Int64(changes.count), clientSeq: 0), changes: changes)
+    let body = PBPushPullChangesResponse(changePack: PBChangePack(pack)).json.bytes
+    return {
+      await guarded {
+        let doc = Document(key: "wire")
+        await doc.setActor(try ActorID(hex: "000000000000000000000002"))
+        let start = benchClock.now
+        let response = try PBPushPullChangesResponse(jsonText: body)
+        guard let wire = response.changePack else { return .failed("the response has no change pack") }
+        try await doc.applyChangePack(try wire.model())
+        let seconds = (benchClock.now - start).seconds
+        var checks = Checks()
+        checks.expect(await doc.textString() == text, "the applied text differs from the source's")
+        await checkInvariants(of: doc, &checks)
+        return checks.trial(seconds, [Field("bytes", .int(body.count))])
+      }
+    }
+  }
+}
 
 /// The document after a whole editing trace, garbage-collected: encoded as a snapshot, then
 /// loaded into a fresh replica through a snapshot pack. `seconds` covers both; the line also

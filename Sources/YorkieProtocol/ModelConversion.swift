@@ -19,9 +19,9 @@ extension PBTimeTicket {
   }
 
   /// The ticket; its actor must be 12 bytes.
-  package func model(_ path: String) throws -> TimeTicket {
+  package func model(_ path: @autoclosure () -> String) throws -> TimeTicket {
     guard actorID.count == 12, let actor = try? ActorID(bytes: actorID) else {
-      throw invalid(path + ".actorId", "an actor id has \(actorID.count) bytes, not 12")
+      throw invalid(path() + ".actorId", "an actor id has \(actorID.count) bytes, not 12")
     }
     return TimeTicket(lamport: lamport, delimiter: delimiter, actorID: actor)
   }
@@ -29,9 +29,9 @@ extension PBTimeTicket {
 
 extension Optional where Wrapped == PBTimeTicket {
   /// The ticket, which must be present.
-  package func required(_ path: String) throws -> TimeTicket {
-    guard let ticket = self else { throw invalid(path, "is required") }
-    return try ticket.model(path)
+  package func required(_ path: @autoclosure () -> String) throws -> TimeTicket {
+    guard let ticket = self else { throw invalid(path(), "is required") }
+    return try ticket.model(path())
   }
 }
 
@@ -44,11 +44,11 @@ extension PBVersionVector {
   }
 
   /// The vector; every key must be the base64 of a 12-byte actor.
-  package func model(_ path: String) throws -> VersionVector {
+  package func model(_ path: @autoclosure () -> String) throws -> VersionVector {
     var entries: [ActorID: Int64] = [:]
     for (key, lamport) in vector {
       guard let bytes = decodeBase64Leniently(key), bytes.count == 12, let actor = try? ActorID(bytes: bytes) else {
-        throw invalid(path + ".vector", "key \"\(key)\" is not the base64 of a 12-byte actor id")
+        throw invalid(path() + ".vector", "key \"\(key)\" is not the base64 of a 12-byte actor id")
       }
       entries[actor] = lamport
     }
@@ -64,12 +64,12 @@ extension PBChangeID {
   }
 
   /// The change ID.
-  package func model(_ path: String) throws -> ChangeID {
+  package func model(_ path: @autoclosure () -> String) throws -> ChangeID {
     guard actorID.count == 12, let actor = try? ActorID(bytes: actorID) else {
-      throw invalid(path + ".actorId", "an actor id has \(actorID.count) bytes, not 12")
+      throw invalid(path() + ".actorId", "an actor id has \(actorID.count) bytes, not 12")
     }
     return ChangeID(clientSeq: clientSeq, serverSeq: serverSeq, lamport: lamport, actorID: actor,
-                    versionVector: try versionVector?.model(path + ".versionVector") ?? VersionVector())
+                    versionVector: try versionVector?.model(path() + ".versionVector") ?? VersionVector())
   }
 }
 
@@ -113,11 +113,11 @@ extension PBJSONElementSimple {
   }
 
   /// The element this value describes.
-  package func model(_ path: String) throws -> ElementSnapshot {
-    let createdAt = try self.createdAt.required(path + ".createdAt")
-    let meta = ElementSnapshot.Meta(createdAt: createdAt, movedAt: try movedAt?.model(path + ".movedAt"),
-                                    removedAt: try removedAt?.model(path + ".removedAt"))
-    guard let wireType = WireValueType(rawValue: type.rawValue) else { throw invalid(path + ".type", "unknown value type") }
+  package func model(_ path: @autoclosure () -> String) throws -> ElementSnapshot {
+    let createdAt = try self.createdAt.required(path() + ".createdAt")
+    let meta = ElementSnapshot.Meta(createdAt: createdAt, movedAt: try movedAt?.model(path() + ".movedAt"),
+                                    removedAt: try removedAt?.model(path() + ".removedAt"))
+    guard let wireType = WireValueType(rawValue: type.rawValue) else { throw invalid(path() + ".type", "unknown value type") }
     do {
       switch wireType {
       case .null, .boolean, .integer, .long, .double, .string, .bytes, .date:
@@ -134,13 +134,13 @@ extension PBJSONElementSimple {
         let element = try ElementSnapshot(jsonElementData: value)
         switch (wireType, element) {
         case (.jsonObject, .object), (.jsonArray, .array): return element
-        default: throw invalid(path + ".value", "a \(wireType) value holds another kind of element")
+        default: throw invalid(path() + ".value", "a \(wireType) value holds another kind of element")
         }
       case .tree:
-        throw YorkieError(.unsupported, "\(path): Tree elements are not supported by this SDK yet")
+        throw YorkieError(.unsupported, "\(path()): Tree elements are not supported by this SDK yet")
       }
-    } catch let error as YorkieError where error.code == .invalidWireData && !error.message.hasPrefix(path) {
-      throw invalid(path, error.message)
+    } catch let error as YorkieError where error.code == .invalidWireData && !error.message.hasPrefix(path()) {
+      throw invalid(path(), error.message)
     }
   }
 }
@@ -154,10 +154,10 @@ extension PBTextNodePos {
 
 extension Optional where Wrapped == PBTextNodePos {
   /// The position, which must be present.
-  package func required(_ path: String) throws -> TextPosition {
-    guard let position = self else { throw invalid(path, "is required") }
-    guard position.offset >= 0, position.relativeOffset >= 0 else { throw invalid(path, "offsets must not be negative") }
-    return TextPosition(createdAt: try position.createdAt.required(path + ".createdAt"), offset: position.offset,
+  package func required(_ path: @autoclosure () -> String) throws -> TextPosition {
+    guard let position = self else { throw invalid(path(), "is required") }
+    guard position.offset >= 0, position.relativeOffset >= 0 else { throw invalid(path(), "offsets must not be negative") }
+    return TextPosition(createdAt: try position.createdAt.required(path() + ".createdAt"), offset: position.offset,
                         relativeOffset: position.relativeOffset)
   }
 }
@@ -198,62 +198,62 @@ extension PBOperation {
 
   /// The operation. Tree operations, deduplicating increases and undo restores are refused
   /// with `unsupported`.
-  package func model(_ path: String) throws -> CRDT.Operation {
+  package func model(_ path: @autoclosure () -> String) throws -> CRDT.Operation {
     switch self {
     case .set(let op):
-      let p = path + ".set"
-      guard let value = op.value else { throw invalid(p + ".value", "is required") }
-      return .set(parentCreatedAt: try op.parentCreatedAt.required(p + ".parentCreatedAt"), key: op.key,
-                  value: try value.model(p + ".value"), executedAt: try op.executedAt.required(p + ".executedAt"))
+      func p() -> String { path() + ".set" }
+      guard let value = op.value else { throw invalid(p() + ".value", "is required") }
+      return .set(parentCreatedAt: try op.parentCreatedAt.required(p() + ".parentCreatedAt"), key: op.key,
+                  value: try value.model(p() + ".value"), executedAt: try op.executedAt.required(p() + ".executedAt"))
     case .add(let op):
-      let p = path + ".add"
-      guard let value = op.value else { throw invalid(p + ".value", "is required") }
-      return .add(parentCreatedAt: try op.parentCreatedAt.required(p + ".parentCreatedAt"),
-                  previousCreatedAt: try op.prevCreatedAt.required(p + ".prevCreatedAt"),
-                  value: try value.model(p + ".value"), executedAt: try op.executedAt.required(p + ".executedAt"))
+      func p() -> String { path() + ".add" }
+      guard let value = op.value else { throw invalid(p() + ".value", "is required") }
+      return .add(parentCreatedAt: try op.parentCreatedAt.required(p() + ".parentCreatedAt"),
+                  previousCreatedAt: try op.prevCreatedAt.required(p() + ".prevCreatedAt"),
+                  value: try value.model(p() + ".value"), executedAt: try op.executedAt.required(p() + ".executedAt"))
     case .move(let op):
-      let p = path + ".move"
-      return .move(parentCreatedAt: try op.parentCreatedAt.required(p + ".parentCreatedAt"),
-                   previousCreatedAt: try op.prevCreatedAt.required(p + ".prevCreatedAt"),
-                   createdAt: try op.createdAt.required(p + ".createdAt"), executedAt: try op.executedAt.required(p + ".executedAt"))
+      func p() -> String { path() + ".move" }
+      return .move(parentCreatedAt: try op.parentCreatedAt.required(p() + ".parentCreatedAt"),
+                   previousCreatedAt: try op.prevCreatedAt.required(p() + ".prevCreatedAt"),
+                   createdAt: try op.createdAt.required(p() + ".createdAt"), executedAt: try op.executedAt.required(p() + ".executedAt"))
     case .remove(let op):
-      let p = path + ".remove"
-      return .remove(parentCreatedAt: try op.parentCreatedAt.required(p + ".parentCreatedAt"),
-                     createdAt: try op.createdAt.required(p + ".createdAt"), executedAt: try op.executedAt.required(p + ".executedAt"))
+      func p() -> String { path() + ".remove" }
+      return .remove(parentCreatedAt: try op.parentCreatedAt.required(p() + ".parentCreatedAt"),
+                     createdAt: try op.createdAt.required(p() + ".createdAt"), executedAt: try op.executedAt.required(p() + ".executedAt"))
     case .arraySet(let op):
-      let p = path + ".arraySet"
-      guard let value = op.value else { throw invalid(p + ".value", "is required") }
-      return .arraySet(parentCreatedAt: try op.parentCreatedAt.required(p + ".parentCreatedAt"),
-                       createdAt: try op.createdAt.required(p + ".createdAt"), value: try value.model(p + ".value"),
-                       executedAt: try op.executedAt.required(p + ".executedAt"))
+      func p() -> String { path() + ".arraySet" }
+      guard let value = op.value else { throw invalid(p() + ".value", "is required") }
+      return .arraySet(parentCreatedAt: try op.parentCreatedAt.required(p() + ".parentCreatedAt"),
+                       createdAt: try op.createdAt.required(p() + ".createdAt"), value: try value.model(p() + ".value"),
+                       executedAt: try op.executedAt.required(p() + ".executedAt"))
     case .increase(let op):
-      let p = path + ".increase"
+      func p() -> String { path() + ".increase" }
       guard op.actor.isEmpty else {
-        throw YorkieError(.unsupported, "\(p).actor: deduplicating counters are not supported by this SDK yet")
+        throw YorkieError(.unsupported, "\(p()).actor: deduplicating counters are not supported by this SDK yet")
       }
-      guard let value = op.value else { throw invalid(p + ".value", "is required") }
-      guard case .primitive(let operand, _) = try value.model(p + ".value") else {
-        throw invalid(p + ".value", "the operand of an increase must be a primitive")
+      guard let value = op.value else { throw invalid(p() + ".value", "is required") }
+      guard case .primitive(let operand, _) = try value.model(p() + ".value") else {
+        throw invalid(p() + ".value", "the operand of an increase must be a primitive")
       }
-      return .increase(parentCreatedAt: try op.parentCreatedAt.required(p + ".parentCreatedAt"), value: operand,
-                       executedAt: try op.executedAt.required(p + ".executedAt"))
+      return .increase(parentCreatedAt: try op.parentCreatedAt.required(p() + ".parentCreatedAt"), value: operand,
+                       executedAt: try op.executedAt.required(p() + ".executedAt"))
     case .edit(let op):
-      let p = path + ".edit"
+      func p() -> String { path() + ".edit" }
       guard op.restoreMode == .unspecified, op.restoreSpans.isEmpty, op.retombstoneSpans.isEmpty else {
-        throw YorkieError(.unsupported, "\(p).restoreMode: undo/redo restore edits are not supported by this SDK yet")
+        throw YorkieError(.unsupported, "\(p()).restoreMode: undo/redo restore edits are not supported by this SDK yet")
       }
-      return .edit(parentCreatedAt: try op.parentCreatedAt.required(p + ".parentCreatedAt"),
-                   from: try op.from.required(p + ".from"), to: try op.to.required(p + ".to"), content: op.content,
-                   attributes: op.attributes.isEmpty ? nil : op.attributes, executedAt: try op.executedAt.required(p + ".executedAt"))
+      return .edit(parentCreatedAt: try op.parentCreatedAt.required(p() + ".parentCreatedAt"),
+                   from: try op.from.required(p() + ".from"), to: try op.to.required(p() + ".to"), content: op.content,
+                   attributes: op.attributes.isEmpty ? nil : op.attributes, executedAt: try op.executedAt.required(p() + ".executedAt"))
     case .style(let op):
-      let p = path + ".style"
-      return .style(parentCreatedAt: try op.parentCreatedAt.required(p + ".parentCreatedAt"),
-                    from: try op.from.required(p + ".from"), to: try op.to.required(p + ".to"), attributes: op.attributes,
-                    attributesToRemove: op.attributesToRemove, executedAt: try op.executedAt.required(p + ".executedAt"))
+      func p() -> String { path() + ".style" }
+      return .style(parentCreatedAt: try op.parentCreatedAt.required(p() + ".parentCreatedAt"),
+                    from: try op.from.required(p() + ".from"), to: try op.to.required(p() + ".to"), attributes: op.attributes,
+                    attributesToRemove: op.attributesToRemove, executedAt: try op.executedAt.required(p() + ".executedAt"))
     case .treeEdit:
-      throw YorkieError(.unsupported, "\(path).treeEdit: Tree operations are not supported by this SDK yet")
+      throw YorkieError(.unsupported, "\(path()).treeEdit: Tree operations are not supported by this SDK yet")
     case .treeStyle:
-      throw YorkieError(.unsupported, "\(path).treeStyle: Tree operations are not supported by this SDK yet")
+      throw YorkieError(.unsupported, "\(path()).treeStyle: Tree operations are not supported by this SDK yet")
     }
   }
 }
@@ -272,7 +272,7 @@ extension PBPresenceChange {
   }
 
   /// The presence change. A value that is not JSON text is kept as a string.
-  package func model(_ path: String) throws -> PresenceChange {
+  package func model(_ path: @autoclosure () -> String) throws -> PresenceChange {
     switch type {
     case .put:
       let data = presence?.data ?? [:]
@@ -280,7 +280,7 @@ extension PBPresenceChange {
     case .clear:
       return .clear
     case .delete, .unspecified:
-      throw invalid(path + ".type", "presence change type \(type) is not applicable (only PUT and CLEAR are)")
+      throw invalid(path() + ".type", "presence change type \(type) is not applicable (only PUT and CLEAR are)")
     }
   }
 }
@@ -294,15 +294,15 @@ extension PBChange {
   }
 
   /// The change.
-  package func model(_ path: String) throws -> Change {
-    guard let id else { throw invalid(path + ".id", "is required") }
+  package func model(_ path: @autoclosure () -> String) throws -> Change {
+    guard let id else { throw invalid(path() + ".id", "is required") }
     var operations: [CRDT.Operation] = []
     operations.reserveCapacity(self.operations.count)
     for (index, operation) in self.operations.enumerated() {
-      operations.append(try operation.model("\(path).operations[\(index)]"))
+      operations.append(try operation.model("\(path()).operations[\(index)]"))
     }
-    return Change(id: try id.model(path + ".id"), operations: operations, message: message.isEmpty ? nil : message,
-                  presenceChange: try presenceChange?.model(path + ".presenceChange"))
+    return Change(id: try id.model(path() + ".id"), operations: operations, message: message.isEmpty ? nil : message,
+                  presenceChange: try presenceChange?.model(path() + ".presenceChange"))
   }
 }
 
@@ -316,14 +316,14 @@ extension PBChangePack {
 
   /// The pack. A missing checkpoint reads as the initial one (servers always send it; the dev
   /// server checks requests for it separately).
-  package func model(_ path: String = "changePack") throws -> ChangePack {
+  package func model(_ path: @autoclosure () -> String = "changePack") throws -> ChangePack {
     var changes: [Change] = []
     changes.reserveCapacity(self.changes.count)
     for (index, change) in self.changes.enumerated() {
-      changes.append(try change.model("\(path).changes[\(index)]"))
+      changes.append(try change.model("\(path()).changes[\(index)]"))
     }
     return ChangePack(key: documentKey, checkpoint: checkpoint?.model ?? .initial, changes: changes,
-                      versionVector: try versionVector?.model(path + ".versionVector"),
+                      versionVector: try versionVector?.model(path() + ".versionVector"),
                       snapshot: snapshot.isEmpty ? nil : snapshot, isRemoved: isRemoved)
   }
 }

@@ -79,10 +79,8 @@ public struct ActorID: Hashable, Comparable, Sendable, CustomStringConvertible {
 
   /// The 12 raw bytes of this ID.
   public var bytes: Data {
-    var data = Data(capacity: 12)
-    for index in 0..<8 { data.append(UInt8(truncatingIfNeeded: high >> UInt64(56 - 8 * index))) }
-    for index in 0..<4 { data.append(UInt8(truncatingIfNeeded: low >> UInt32(24 - 8 * index))) }
-    return data
+    var raw = (high.bigEndian, low.bigEndian)
+    return withUnsafeBytes(of: &raw) { Data(bytes: $0.baseAddress!, count: 12) }
   }
 
   /// The hexadecimal form, as ``hex``.

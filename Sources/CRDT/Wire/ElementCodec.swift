@@ -133,8 +133,27 @@ extension CounterValue {
 
 /// Decodes UTF-8, or nil when the bytes are not valid UTF-8.
 package func decodeUTF8(_ bytes: some Collection<UInt8>) -> String? {
-  if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
-  return String(bytes: bytes, encoding: .utf8)
+  if let result = bytes.withContiguousStorageIfAvailable({ decodeUTF8($0) }) { return result }
+  return Array(bytes).withUnsafeBufferPointer { decodeUTF8($0) }
+}
+
+/// Decodes UTF-8, or nil when the bytes are not valid UTF-8 (overlong forms, surrogates and
+/// truncated sequences are invalid).
+package func decodeUTF8(_ buffer: UnsafeBufferPointer<UInt8>) -> String? {
+  var index = 0
+  while index < buffer.count && buffer[index] < 0x80 { index += 1 }
+  if index < buffer.count {
+    var decoder = UTF8()
+    var iterator = UnsafeBufferPointer(rebasing: buffer[index...]).makeIterator()
+    decoding: while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue: continue
+      case .emptyInput: break decoding
+      case .error: return nil
+      }
+    }
+  }
+  return String(decoding: buffer, as: UTF8.self)
 }
 
 // MARK: - Tickets

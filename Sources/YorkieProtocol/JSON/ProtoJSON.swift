@@ -45,6 +45,9 @@ package struct ProtoJSONReader {
   /// Where this object is, for error messages.
   package let path: String
 
+  /// Whether some member is spelled in snake_case (only then are such spellings looked up).
+  private let hasSnakeCase: Bool
+
   package init(_ json: WireJSON, path: String) throws {
     switch json {
     case .object(let members): self.members = members
@@ -52,6 +55,7 @@ package struct ProtoJSONReader {
     default: throw YorkieError(.invalidWireData, "\(path): expected an object, found \(json.kind)")
     }
     self.path = path
+    hasSnakeCase = members.contains { $0.key.utf8.contains(UInt8(ascii: "_")) }
   }
 
   package func error(_ field: String, _ what: String) -> YorkieError {
@@ -63,6 +67,7 @@ package struct ProtoJSONReader {
     if let member = members.first(where: { $0.key == name }) {
       return member.value == .null ? nil : member.value
     }
+    guard hasSnakeCase else { return nil }
     let snake = ProtoJSONReader.snakeCase(name)
     guard snake != name, let member = members.first(where: { $0.key == snake }) else { return nil }
     return member.value == .null ? nil : member.value
@@ -71,17 +76,18 @@ package struct ProtoJSONReader {
   /// Whether the member is present (a oneof member may be an empty object).
   package func has(_ name: String) -> Bool { value(name) != nil }
 
+  /// `clientSeq` → `client_seq` (field names are ASCII).
   static func snakeCase(_ name: String) -> String {
-    var result = ""
-    for scalar in name.unicodeScalars {
-      if scalar.properties.isUppercase {
-        result.append("_")
-        result.unicodeScalars.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
+    var result: [UInt8] = []
+    for byte in name.utf8 {
+      if byte >= 0x41 && byte <= 0x5A {
+        result.append(UInt8(ascii: "_"))
+        result.append(byte + 0x20)
       } else {
-        result.unicodeScalars.append(scalar)
+        result.append(byte)
       }
     }
-    return result
+    return String(decoding: result, as: UTF8.self)
   }
 
   // MARK: Scalars
@@ -90,7 +96,7 @@ package struct ProtoJSONReader {
   private func integerText(_ name: String, _ json: WireJSON) throws -> String {
     switch json {
     case .number(let literal), .string(let literal):
-      if literal.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "-") }) { return literal }
+      if Int64(literal) != nil { return literal }
       // protojson accepts integral values written with a fraction or an exponent.
       guard let double = Double(literal), double.rounded() == double, abs(double) < 9.3e18 else {
         throw error(name, "expected an integer, found \(literal.debugDescription)")
@@ -160,9 +166,19 @@ package struct ProtoJSONReader {
 
   // MARK: Composites
 
+  /// Decodes a nested message. Its errors are written relative to it and prefixed with where it
+  /// sits only when one is thrown, so that decoding builds no path strings.
+  private func nested<M: ProtoMessage>(_ json: WireJSON, at suffix: @autoclosure () -> String) throws -> M {
+    do {
+      return try M(json: json, path: "")
+    } catch let error as YorkieError {
+      throw YorkieError(error.code, path + suffix() + error.message, underlying: error.underlying)
+    }
+  }
+
   package func message<M: ProtoMessage>(_ name: String, _ type: M.Type = M.self) throws -> M? {
     guard let json = value(name) else { return nil }
-    return try M(json: json, path: "\(path).\(name)")
+    return try nested(json, at: "." + name)
   }
 
   package func repeated<M: ProtoMessage>(_ name: String, _ type: M.Type = M.self) throws -> [M] {
@@ -171,7 +187,7 @@ package struct ProtoJSONReader {
     var result: [M] = []
     result.reserveCapacity(items.count)
     for (index, item) in items.enumerated() {
-      result.append(try M(json: item, path: "\(path).\(name)[\(index)]"))
+      result.append(try nested(item, at: ".\(name)[\(index)]"))
     }
     return result
   }
@@ -212,7 +228,7 @@ package struct ProtoJSONReader {
   package func messageMap<M: ProtoMessage>(_ name: String, _ type: M.Type = M.self) throws -> [String: M] {
     var result: [String: M] = [:]
     for member in try mapMembers(name) {
-      result[member.key] = try M(json: member.value, path: "\(path).\(name).\(member.key)")
+      result[member.key] = try nested(member.value, at: ".\(name).\(member.key)")
     }
     return result
   }
@@ -220,6 +236,7 @@ package struct ProtoJSONReader {
   private init(unchecked members: [WireJSON.Member], path: String) {
     self.members = members
     self.path = path
+    hasSnakeCase = false
   }
 
   /// Which of `names` (a oneof's members) is present; more than one is an error.
@@ -299,6 +316,10 @@ package struct ProtoJSONWriter {
 
 /// Decodes base64 in the standard or URL-safe alphabet, padded or not.
 package func decodeBase64Leniently(_ text: String) -> Data? {
+  // Standard, padded base64 (what protobuf JSON writes) decodes directly.
+  if text.utf8.count % 4 == 0, !text.utf8.contains(where: { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }) {
+    return Data(base64Encoded: text)
+  }
   var normalized = String(text.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
   if normalized.hasSuffix("=") {
     return Data(base64Encoded: normalized)

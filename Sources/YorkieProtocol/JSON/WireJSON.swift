@@ -95,6 +95,11 @@ package enum WireJSON: Sendable, Equatable {
     output.append(UInt8(ascii: "\""))
     var string = string
     string.withUTF8 { utf8 in
+      // Most strings need no escaping: copy them whole.
+      if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        output.append(contentsOf: utf8)
+        return
+      }
       for byte in utf8 {
         switch byte {
         case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
