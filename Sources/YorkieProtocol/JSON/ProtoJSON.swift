@@ -98,10 +98,13 @@ package struct ProtoJSONReader {
     case .number(let literal), .string(let literal):
       if Int64(literal) != nil { return literal }
       // protojson accepts integral values written with a fraction or an exponent.
-      guard let double = Double(literal), double.rounded() == double, abs(double) < 9.3e18 else {
+      if !literal.isEmpty, literal.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "-") }) {
+        return literal  // all digits: the caller reports a value out of its range
+      }
+      guard let double = Double(literal), let integer = Int64(exactly: double) else {
         throw error(name, "expected an integer, found \(literal.debugDescription)")
       }
-      return String(Int64(double))
+      return String(integer)
     default:
       throw error(name, "expected an integer, found \(json.kind)")
     }
@@ -110,21 +113,21 @@ package struct ProtoJSONReader {
   package func int64(_ name: String) throws -> Int64 {
     guard let json = value(name) else { return 0 }
     let text = try integerText(name, json)
-    guard let result = Int64(text) else { throw error(name, "\(text) is not an int64") }
+    guard let result = Int64(text) else { throw error(name, "\(text) is out of range for int64") }
     return result
   }
 
   package func int32(_ name: String) throws -> Int32 {
     guard let json = value(name) else { return 0 }
     let text = try integerText(name, json)
-    guard let result = Int32(text) else { throw error(name, "\(text) is not an int32") }
+    guard let result = Int32(text) else { throw error(name, "\(text) is out of range for int32") }
     return result
   }
 
   package func uint32(_ name: String) throws -> UInt32 {
     guard let json = value(name) else { return 0 }
     let text = try integerText(name, json)
-    guard let result = UInt32(text) else { throw error(name, "\(text) is not a uint32") }
+    guard let result = UInt32(text) else { throw error(name, "\(text) is out of range for uint32") }
     return result
   }
 
