@@ -187,7 +187,8 @@ package final class CRDTRoot {
       case .textNode(let id):
         if let text = pair.parent as? CRDTText, let handle = text.piece(withID: id, hint: pair.handle) {
           guard text.isSafeToPurge(handle, minSyncedVersionVector) else { continue }
-          text.purge(handle)
+          // A piece revived since (restore) is unregistered then; never purge a live one.
+          if text.node(handle).isRemoved { text.purge(handle) }
         }
       case .textAttribute(let id, let name):
         if let text = pair.parent as? CRDTText, let handle = text.piece(withID: id, hint: pair.handle) {
