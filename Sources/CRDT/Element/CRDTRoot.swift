@@ -149,6 +149,24 @@ package final class CRDTRoot {
     return seen.count + gcPairs.count
   }
 
+  /// Verifies the text garbage bookkeeping: every removed text piece has a GC pair, and every
+  /// text-piece pair names a removed piece that exists. Returns the first violation.
+  package func checkGarbageInvariants() -> String? {
+    for (_, pair) in gcPairs.entries {
+      guard case .textNode(let id) = pair.child, let text = pair.parent as? CRDTText else { continue }
+      guard let handle = text.piece(withID: id, hint: pair.handle) else { return "a GC pair names the missing piece \(id)" }
+      if !text.node(handle).isRemoved { return "a GC pair names the live piece \(id)" }
+    }
+    for (_, entry) in registry.entries {
+      guard let text = entry.element as? CRDTText else { continue }
+      for handle in text.removedPieces {
+        let key = GCPairKey(parent: text.createdAt, child: .textNode(text.id(of: handle)))
+        if gcPairs[key] == nil { return "the removed piece \(text.id(of: handle)) has no GC pair" }
+      }
+    }
+    return nil
+  }
+
   /// Purges every tombstone whose removal `minSyncedVersionVector` covers.
   ///
   /// - Returns: the number of purged elements (a container counts with everything below it)
