@@ -79,13 +79,26 @@ private func restore(_ spans: [RestoreSpan], removing: [RestoreSpan] = [], mode:
                retombstoneSpans: removing, executedAt: at)
 }
 
-/// A feed holding "0123456789" inserted at once at `seed` (Go's `seededText`).
-private func seeded(_ seed: TimeTicket) async throws -> Feed {
+/// A feed holding `content` inserted at once at `seed` (Go's `seededText`).
+private func seeded(_ seed: TimeTicket, content: String = "0123456789") async throws -> Feed {
   let feed = Feed()
   try await feed.apply(authorA, 1, [setText()])
-  try await feed.apply(authorA, seed.lamport, [edit(try await feed.range(0, 0), "0123456789", at: seed)])
-  #expect(await feed.text == "0123456789")
+  try await feed.apply(authorA, seed.lamport, [edit(try await feed.range(0, 0), content, at: seed)])
+  #expect(await feed.text == content)
   return feed
+}
+
+/// A small deterministic generator (SplitMix64) for the randomized cases.
+private struct SplitMix {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
 }
 
 private func deleteRange(_ feed: Feed, _ from: Int, _ to: Int, at: TimeTicket) async throws {
@@ -381,6 +394,24 @@ struct TextRestoreTests {
     #expect(await feed.text == String(s))
   }
 
+  @Test("characters recreated before several surviving pieces go before the nearest one, as without GC")
+  func recreatedBeforeNearestRightPiece() async throws {
+    // Yorkie's findRestoreAnchor rule (c) anchors before the insertion's *last* piece, which
+    // here would give "56012389" on the replica that purged and "01235689" on one that did not.
+    let seed = ticket(2)
+    var results: [String] = []
+    for purge in [false, true] {
+      let feed = try await seeded(seed)
+      try await deleteRange(feed, 0, 5, at: ticket(3))   // "01234"
+      try await deleteRange(feed, 2, 3, at: ticket(4))   // "7" of "56789"
+      #expect(await feed.text == "5689")
+      if purge { #expect(await feed.doc.garbageCollect(minSyncedVersionVector: maxVector([authorA])) == 2) }
+      try await feed.apply(authorA, 5, [restore([RestoreSpan(createdAt: seed, start: 0, end: 4, content: "0123")], at: ticket(5))])
+      results.append(await feed.text)
+    }
+    #expect(results == ["01235689", "01235689"])
+  }
+
   @Test("a whole purged insertion restored in halves converges in both orders")
   func purgedInsertionHalves() async throws {
     // Go TestTextRestoreTwoReplicaPurgedInsertion.
@@ -477,6 +508,50 @@ struct TextRestoreTests {
     #expect(await r1.text == "0123X-689")
     #expect(await r1.doc.toJSON() == r2.doc.toJSON())
     #expect(await r1.doc.toJSON() == r3.doc.toJSON())
+  }
+
+  @Test("random deletions, restores and redos match a model, with and without garbage collection", arguments: Array(UInt64(1)...UInt64(40)))
+  func randomizedAgainstModel(seedValue: UInt64) async throws {
+    // One insertion of 24 characters; each step deletes a visible range by position, restores
+    // a span by identity, or removes a span again. The model is a visibility flag per
+    // character. Replica `gc` also purges every tombstone at random moments, so its restores
+    // recreate characters instead of reviving them; both must show the model's text.
+    var random = SplitMix(seed: seedValue)
+    let characters = Array("abcdefghijklmnopqrstuvwx")
+    let seed = ticket(2)
+    let plain = try await seeded(seed, content: String(characters))
+    let gc = try await seeded(seed, content: String(characters))
+    var visible = [Bool](repeating: true, count: characters.count)
+    for step in 0..<120 {
+      let lamport = Int64(3 + step)
+      let at = ticket(lamport)
+      let operation: CRDT.Operation
+      switch random.next() % 3 {
+      case 0:
+        let shown = visible.indices.filter { visible[$0] }
+        guard !shown.isEmpty else { continue }
+        let from = Int(random.next() % UInt64(shown.count))
+        let to = from + 1 + Int(random.next() % UInt64(min(5, shown.count - from)))
+        for i in shown[from..<to] { visible[i] = false }
+        operation = edit(try await plain.range(from, to), "", at: at)
+      case let kind:
+        let start = Int(random.next() % UInt64(characters.count))
+        let end = start + 1 + Int(random.next() % UInt64(min(8, characters.count - start)))
+        let span = RestoreSpan(createdAt: seed, start: Int32(start), end: Int32(end), content: String(characters[start..<end]))
+        for i in start..<end { visible[i] = kind == 1 }
+        operation = kind == 1 ? restore([span], at: at) : restore([], removing: [span], at: at)
+      }
+      try await plain.apply(authorA, lamport, [operation])
+      try await gc.apply(authorA, lamport, [operation])
+      if random.next() % 4 == 0 {
+        _ = await gc.doc.garbageCollect(minSyncedVersionVector: maxVector([authorA]))
+        #expect(await gc.doc.garbageLength == 0)
+        #expect(await gc.doc.checkInvariants() == nil)
+      }
+      let expected = String(characters.indices.filter { visible[$0] }.map { characters[$0] })
+      #expect(await plain.text == expected, "step \(step)")
+      #expect(await gc.text == expected, "step \(step)")
+    }
   }
 
   // MARK: Validation and rollback

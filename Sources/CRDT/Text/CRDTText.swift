@@ -485,18 +485,20 @@ package final class CRDTText: CRDTElement {
   }
 
   /// The piece after which the recreated characters `gapStart..<gapEnd` of insertion
-  /// `createdAt` go: before the surviving piece that holds `gapEnd`; else after the nearest
-  /// surviving piece on their left; else before the insertion's last piece when it lies to
-  /// their right; else after the piece restored just before them; else at the operation's
-  /// anchor (re-read against the current pieces); else after the head.
+  /// `createdAt` go (Yorkie's `findRestoreAnchor`): before the surviving piece that holds
+  /// `gapEnd`; else after the nearest surviving piece on their left; else before the nearest
+  /// surviving piece on their right; else after the piece restored just before them; else at
+  /// the operation's anchor (re-read against the current pieces); else after the head.
   private func restoreAnchor(_ createdAt: TimeTicket, gapStart: Int32, gapEnd: Int32, executedAt: TimeTicket,
                              fallback: TextPosition?, chainAnchor: Int32, journal: Journal) -> Int32 {
     if let successor = pieceCovering(createdAt, gapEnd) { return nodes[Int(successor)].prev }
     if gapStart > 0, let left = floorPiece(TextNodeID(createdAt: createdAt, offset: gapStart - 1)) { return left }
-    if var last = firstPiece[createdAt] {
-      while nodes[Int(last)].insNext >= 0 { last = nodes[Int(last)].insNext }
-      if nodes[Int(last)].id.offset >= gapEnd { return nodes[Int(last)].prev }
-    }
+    // Yorkie takes the insertion's last piece here; with several pieces right of the gap that
+    // puts the characters after all but the last of them, where a replica that had not purged
+    // them shows them before. The nearest piece on the right is where they were.
+    var right = firstPiece[createdAt] ?? -1
+    while right >= 0 && nodes[Int(right)].id.offset < gapEnd { right = nodes[Int(right)].insNext }
+    if right >= 0 { return nodes[Int(right)].prev }
     if chainAnchor >= 0 { return chainAnchor }
     if let fallback, let refined = refine(fallback),
       let (left, _) = try? boundary(at: refined, editedAt: executedAt, journal: journal) {
