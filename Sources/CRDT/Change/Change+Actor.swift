@@ -33,6 +33,7 @@ extension ElementSnapshot {
     switch self {
     case .primitive(let value, _): return .primitive(value, meta)
     case .counter(let value, _): return .counter(value, meta)
+    case .dedupCounter(let registers, _): return .dedupCounter(registers, meta)
     case .text(let pieces, _):
       return .text(pieces.map { piece in
         TextNode(id: TextNodeID(createdAt: piece.id.createdAt.replacingActor(old, with: new), offset: piece.id.offset),
@@ -80,6 +81,14 @@ extension Operation {
       return .edit(parentCreatedAt: t(parent), from: p(from), to: p(to), content: content, attributes: attributes, executedAt: t(at))
     case .style(let parent, let from, let to, let attributes, let removing, let at):
       return .style(parentCreatedAt: t(parent), from: p(from), to: p(to), attributes: attributes, attributesToRemove: removing, executedAt: t(at))
+    case .restoreEdit(let parent, let from, let to, let restoring, let mode, let removing, let at):
+      func spans(_ list: [RestoreSpan]) -> [RestoreSpan] {
+        list.map { RestoreSpan(createdAt: t($0.createdAt), start: $0.start, end: $0.end, content: $0.content, attributes: $0.attributes) }
+      }
+      return .restoreEdit(parentCreatedAt: t(parent), from: p(from), to: p(to), restoreSpans: spans(restoring),
+                          restoreMode: mode, retombstoneSpans: spans(removing), executedAt: t(at))
+    case .dedupIncrease(let parent, let value, let actorName, let at):
+      return .dedupIncrease(parentCreatedAt: t(parent), value: value, actor: actorName, executedAt: t(at))
     }
   }
 }

@@ -446,8 +446,9 @@ public actor Document {
     }.joined(separator: "\n")
   }
 
-  /// Verifies the invariants of every array (and, later, text) in the document; returns the
-  /// first violation. Tests call it after every step.
+  /// Verifies the invariants of every array and text in the document, and the text garbage
+  /// bookkeeping (see ``CRDTRoot/checkGarbageInvariants()``); returns the first violation.
+  /// Tests call it after every step.
   package func checkInvariants() -> String? {
     var problem: String? = nil
     root.object.forEachDescendant { element in
@@ -462,6 +463,6 @@ public actor Document {
         problem = "element \(element.createdAt) is in the tree but not in the registry"
       }
     }
-    return problem
+    return problem ?? root.checkGarbageInvariants()
   }
 }

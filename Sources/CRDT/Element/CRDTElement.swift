@@ -148,13 +148,31 @@ package final class CRDTPrimitive: CRDTElement {
 }
 
 /// A counter: Int counters wrap as int32, Long counters as int64.
+///
+/// A deduplicating counter (Yorkie's `IntegerDedupCnt`, v0.7.5+) counts distinct actors with a
+/// ``HyperLogLog``: it holds the registers, and its value is `.int` of their estimate.
 package final class CRDTCounter: CRDTElement {
   @exclusivity(unchecked) package private(set) var value: CounterValue
+  /// The HyperLogLog registers of a deduplicating counter (``HyperLogLog/registerCount``
+  /// bytes); nil for an Int or Long counter.
+  @exclusivity(unchecked) package private(set) var registers: [UInt8]?
 
   package init(_ value: CounterValue, createdAt: TimeTicket) {
     self.value = value
     super.init(createdAt: createdAt)
   }
+
+  /// Creates a deduplicating counter from its registers (empty: no actor counted yet). Its
+  /// value is their estimate, as Yorkie recomputes it on load.
+  package init(deduplicatingWith registers: [UInt8], createdAt: TimeTicket) {
+    let registers = HyperLogLog.registers(from: registers)
+    self.registers = registers
+    self.value = .int(Int32(truncatingIfNeeded: HyperLogLog.estimate(registers)))
+    super.init(createdAt: createdAt)
+  }
+
+  /// Whether this is a deduplicating counter.
+  @inline(__always) package var isDeduplicating: Bool { registers != nil }
 
   /// Adds `delta`, wrapping at the counter's width.
   package func increase(by delta: Int64) {
@@ -164,11 +182,32 @@ package final class CRDTCounter: CRDTElement {
     }
   }
 
+  /// Counts `actor` in a deduplicating counter: its register takes the larger rank, and the
+  /// value is estimated again when the register changed.
+  ///
+  /// - Returns: what changed, to undo it; nil when nothing did (the actor was likely counted).
+  package func count(_ actor: String) -> (index: Int, oldRegister: UInt8, oldValue: CounterValue)? {
+    guard registers != nil else { return nil }
+    let (index, rank) = HyperLogLog.slot(of: actor)
+    let old = registers![index]
+    guard rank > old else { return nil }
+    let oldValue = value
+    registers![index] = rank
+    value = .int(Int32(truncatingIfNeeded: HyperLogLog.estimate(registers!)))
+    return (index, old, oldValue)
+  }
+
   /// Restores an earlier value (rollback only).
   package func restore(_ old: CounterValue) { value = old }
 
+  /// Restores a register and the value (rollback only).
+  package func restoreRegister(_ index: Int, _ register: UInt8, value old: CounterValue) {
+    registers?[index] = register
+    value = old
+  }
+
   package override func deepCopy() -> CRDTElement {
-    let copy = CRDTCounter(value, createdAt: createdAt)
+    let copy = registers.map { CRDTCounter(deduplicatingWith: $0, createdAt: createdAt) } ?? CRDTCounter(value, createdAt: createdAt)
     copy.movedAt = movedAt
     copy.removedAt = removedAt
     return copy

@@ -153,6 +153,24 @@ package final class CRDTRoot {
     return seen.count + gcPairs.count
   }
 
+  /// Verifies the text garbage bookkeeping: every removed text piece has a GC pair, and every
+  /// text-piece pair names a removed piece that exists. Returns the first violation.
+  package func checkGarbageInvariants() -> String? {
+    for (_, pair) in gcPairs.entries {
+      guard case .textNode(let id) = pair.child, let text = pair.parent as? CRDTText else { continue }
+      guard let handle = text.piece(withID: id, hint: pair.handle) else { return "a GC pair names the missing piece \(id)" }
+      if !text.node(handle).isRemoved { return "a GC pair names the live piece \(id)" }
+    }
+    for (_, entry) in registry.entries {
+      guard let text = entry.element as? CRDTText else { continue }
+      for handle in text.removedPieces {
+        let key = GCPairKey(parent: text.createdAt, child: .textNode(text.id(of: handle)))
+        if gcPairs[key] == nil { return "the removed piece \(text.id(of: handle)) has no GC pair" }
+      }
+    }
+    return nil
+  }
+
   /// Purges every tombstone whose removal `minSyncedVersionVector` covers.
   ///
   /// - Returns: the number of purged elements (a container counts with everything below it)
@@ -191,7 +209,8 @@ package final class CRDTRoot {
       case .textNode(let id):
         if let text = pair.parent as? CRDTText, let handle = text.piece(withID: id, hint: pair.handle) {
           guard text.isSafeToPurge(handle, minSyncedVersionVector) else { continue }
-          text.purge(handle)
+          // A piece revived since (restore) is unregistered then; never purge a live one.
+          if text.node(handle).isRemoved { text.purge(handle) }
         }
       case .textAttribute(let id, let name):
         if let text = pair.parent as? CRDTText, let handle = text.piece(withID: id, hint: pair.handle) {

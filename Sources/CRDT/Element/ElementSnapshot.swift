@@ -8,6 +8,9 @@ package enum ElementSnapshot: Sendable, Equatable {
   indirect case object([(key: String, value: ElementSnapshot)], Meta)
   indirect case array([ArrayNode], Meta)
   case counter(CounterValue, Meta)
+  /// A deduplicating counter with its HyperLogLog registers (empty for a new counter, which has
+  /// counted nobody). Its value is the registers' estimate.
+  case dedupCounter([UInt8], Meta)
   indirect case text([TextNode], Meta)
 
   /// The three tickets every element carries. Moves and removals are rare in what operations
@@ -71,7 +74,8 @@ package enum ElementSnapshot: Sendable, Equatable {
 
   package var meta: Meta {
     switch self {
-    case .primitive(_, let meta), .object(_, let meta), .array(_, let meta), .counter(_, let meta), .text(_, let meta): return meta
+    case .primitive(_, let meta), .object(_, let meta), .array(_, let meta), .counter(_, let meta), .text(_, let meta),
+      .dedupCounter(_, let meta): return meta
     }
   }
 
@@ -81,6 +85,7 @@ package enum ElementSnapshot: Sendable, Equatable {
     switch (lhs, rhs) {
     case let (.primitive(a, m), .primitive(b, n)): return a == b && m == n
     case let (.counter(a, m), .counter(b, n)): return a == b && m == n
+    case let (.dedupCounter(a, m), .dedupCounter(b, n)): return a == b && m == n
     case let (.array(a, m), .array(b, n)): return a == b && m == n
     case let (.text(a, m), .text(b, n)): return a == b && m == n
     case let (.object(a, m), .object(b, n)):
@@ -97,6 +102,8 @@ package enum ElementSnapshot: Sendable, Equatable {
       element = CRDTPrimitive(value, createdAt: meta.createdAt)
     case .counter(let value, _):
       element = CRDTCounter(value, createdAt: meta.createdAt)
+    case .dedupCounter(let registers, _):
+      element = CRDTCounter(deduplicatingWith: registers, createdAt: meta.createdAt)
     case .object(let members, _):
       let object = CRDTObject(createdAt: meta.createdAt)
       for member in members {
@@ -129,7 +136,11 @@ package enum ElementSnapshot: Sendable, Equatable {
     case let primitive as CRDTPrimitive:
       self = .primitive(primitive.value, meta)
     case let counter as CRDTCounter:
-      self = .counter(counter.value, meta)
+      if let registers = counter.registers {
+        self = .dedupCounter(registers, meta)
+      } else {
+        self = .counter(counter.value, meta)
+      }
     case let object as CRDTObject:
       self = .object(object.members.map { (key: $0.key, value: ElementSnapshot($0.element)) }, meta)
     case let array as CRDTArray:

@@ -43,7 +43,11 @@ public struct YorkieError: Error, Sendable, CustomStringConvertible {
     public static let documentRemoved = Code("documentRemoved")
     /// Malformed input from the wire or a snapshot.
     public static let invalidWireData = Code("invalidWireData")
-    /// Something this SDK does not implement yet (Yorkie's Tree, deduplicating counters).
+    /// A restore edit (identity-preserving undo/redo) names a text insertion that its change
+    /// had not seen: its actor is missing from the change's version vector, or the vector's
+    /// lamport for that actor is smaller (Yorkie's `ErrUnknownRestoreIdentity`).
+    public static let unknownRestoreIdentity = Code("unknownRestoreIdentity")
+    /// Something this SDK does not implement yet (Yorkie's Tree).
     public static let unsupported = Code("unsupported")
     /// A snapshot that cannot be loaded (malformed, or not this document's).
     public static let invalidSnapshot = Code("invalidSnapshot")

@@ -46,6 +46,14 @@ public final class JSONArray {
     return JSONText(context: context, text: element as? CRDTText ?? CRDTText(createdAt: .initial))
   }
 
+  /// Appends a new deduplicating counter (Yorkie's `IntegerDedupCnt`) and returns it; see
+  /// ``JSONObject/setNewDedupCounter(_:)``.
+  @discardableResult
+  public func appendNewDedupCounter() -> JSONCounter {
+    let element = appendNew { .dedupCounter([], $0) }
+    return JSONCounter(context: context, counter: element as? CRDTCounter ?? CRDTCounter(deduplicatingWith: [], createdAt: .initial))
+  }
+
   /// The counter at `index`.
   public func counter(at index: Int) -> JSONCounter? {
     guard context.isActive, index >= 0, let child = array.element(at: index) as? CRDTCounter else { return nil }

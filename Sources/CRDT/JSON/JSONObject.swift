@@ -87,6 +87,26 @@ public final class JSONObject {
     return JSONCounter(context: context, counter: element as? CRDTCounter ?? CRDTCounter(value, createdAt: .initial))
   }
 
+  /// Sets a new deduplicating counter at `key` and returns it: a counter of distinct actors
+  /// (Yorkie's `IntegerDedupCnt`, v0.7.5+), such as unique visitors. Count an actor with
+  /// ``JSONCounter/increase(actor:)``; counting the same actor again changes nothing. The value
+  /// is a HyperLogLog estimate (exact for small counts in practice, about 1% off for large ones),
+  /// printed as an integer.
+  ///
+  /// ```swift
+  /// try await doc.update { root, _ in
+  ///   let visitors = root.setNewDedupCounter("visitors")
+  ///   visitors.increase(actor: "user-a")
+  ///   visitors.increase(actor: "user-a")   // already counted
+  /// }
+  /// await doc.toJSON()   // {"visitors":1}
+  /// ```
+  @discardableResult
+  public func setNewDedupCounter(_ key: String) -> JSONCounter {
+    let element = setNew(key) { .dedupCounter([], $0) }
+    return JSONCounter(context: context, counter: element as? CRDTCounter ?? CRDTCounter(deduplicatingWith: [], createdAt: .initial))
+  }
+
   /// Removes the member `key`. Removing a key that does not exist records nothing.
   public func remove(_ key: String) {
     do throws(YorkieError) {
@@ -144,8 +164,32 @@ public final class JSONCounter {
   /// The current value.
   public var value: CounterValue { counter.value }
 
+  /// Whether this counter counts distinct actors (made with
+  /// ``JSONObject/setNewDedupCounter(_:)``).
+  public var isDeduplicating: Bool { counter.isDeduplicating }
+
+  /// Counts `actor` (any string naming who is counted, such as a user ID) in a deduplicating
+  /// counter: the value grows only the first time an actor is counted. On any other counter, or
+  /// with an empty actor, the update fails with `typeMismatch`.
+  public func increase(actor: String) {
+    do throws(YorkieError) {
+      try context.ensureActive()
+      guard counter.isDeduplicating else {
+        throw YorkieError(.typeMismatch, "counter \(counter.createdAt) is not a deduplicating counter; increase it by an amount")
+      }
+      guard !actor.isEmpty else {
+        throw YorkieError(.typeMismatch, "a deduplicating counter needs a non-empty actor to count")
+      }
+      try context.push(.dedupIncrease(parentCreatedAt: counter.createdAt, value: .integer(1), actor: actor,
+                                      executedAt: context.issueTicket()), target: counter)
+    } catch {
+      context.record(error)
+    }
+  }
+
   /// Adds `delta` (negative to decrease). An Int counter adds the low 32 bits and wraps as
-  /// int32; a Long counter wraps as int64.
+  /// int32; a Long counter wraps as int64. A deduplicating counter refuses it (the update
+  /// fails with `typeMismatch`): use ``increase(actor:)``.
   public func increase(by delta: Int64) {
     do throws(YorkieError) {
       try context.ensureActive()

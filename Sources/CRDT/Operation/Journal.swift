@@ -18,10 +18,15 @@ package final class Journal {
     case undoArrayInsert(CRDTArray, CRDTElement)
     case undoMove(CRDTArray, CRDTArray.MoveResult)
     case restoreCounter(CRDTCounter, CounterValue)
+    /// Undoes counting an actor in a deduplicating counter.
+    case restoreDedupRegister(CRDTCounter, index: Int, register: UInt8, value: CounterValue)
     case textUndoSplit(CRDTText, Int32, Int32)
     case textRestoreRemoved(CRDTText, Int32, TimeTicket?)
     case textUnlinkInserted(CRDTText, Int32)
     case textRestoreAttributes(CRDTText, Int32, TextAttributes?)
+    /// Undoes the recreation of a purged piece by a restore: unlinks it from the text and from
+    /// its insertion's chain.
+    case textPurgeRecreated(CRDTText, Int32)
     case restoreGCPair(CRDTRoot.GCPair)
   }
 
@@ -62,6 +67,8 @@ package final class Journal {
         array.undoMove(result)
       case .restoreCounter(let counter, let value):
         counter.restore(value)
+      case .restoreDedupRegister(let counter, let index, let register, let value):
+        counter.restoreRegister(index, register, value: value)
       case .textUndoSplit(let text, let left, let right):
         text.undoSplit(left, right)
       case .textRestoreRemoved(let text, let handle, let removedAt):
@@ -70,6 +77,8 @@ package final class Journal {
         text.undoInsert(handle)
       case .textRestoreAttributes(let text, let handle, let attributes):
         text.restoreAttributes(handle, attributes)
+      case .textPurgeRecreated(let text, let handle):
+        text.purge(handle)
       case .restoreGCPair(let pair):
         root.registerGCPair(pair)
       }

@@ -159,8 +159,80 @@ extension Operation {
       guard wantsInfo, let path = root.path(of: text.createdAt) else { return [] }
       return [OperationInfo(type: "style", path: path, from: result.fromIndex, to: result.toIndex)]
 
+    case .restoreEdit(let parentCreatedAt, let from, let to, let restoreSpans, let restoreMode, let retombstoneSpans, let executedAt):
+      guard let text = parent as? CRDTText else { throw mismatch(parent, expected: "a text") }
+      // Spans name pieces by identity: the change must have seen every insertion it names
+      // (Yorkie's validateRestoreIdentities). A local edit (no vector) knows everything.
+      if let knowledge = versionVector, !knowledge.isEmpty {
+        for span in restoreSpans + retombstoneSpans {
+          guard let known = knowledge[span.createdAt.actorID], known >= span.createdAt.lamport else {
+            throw YorkieError(.unknownRestoreIdentity,
+                              "restore span \(span.createdAt) names an insertion its change had not seen")
+          }
+        }
+      }
+      if restoreSpans.isEmpty && retombstoneSpans.isEmpty {
+        let edit = Operation.edit(parentCreatedAt: parentCreatedAt, from: from, to: to, content: "", attributes: nil, executedAt: executedAt)
+        return try edit.execute(on: root, journal: journal, wantsInfo: wantsInfo, target: text, versionVector: versionVector)
+      }
+      let (restoring, removing) = restoreMode == .retombstone ? (retombstoneSpans, restoreSpans) : (restoreSpans, retombstoneSpans)
+      try CRDTText.validate(restoring: restoring, removing: removing)
+      var changes: [(from: Int, to: Int, value: String)] = []
+      // 1. Remove again what the reversed edit inserted.
+      if !removing.isEmpty {
+        let result = text.retombstone(removing, executedAt: executedAt, journal: journal, wantsIndexes: wantsInfo)
+        registerSplitGarbage(of: text, in: root, journal: journal)
+        for handle in result.removed {
+          register(CRDTRoot.GCPair(parent: text, child: .textNode(text.id(of: handle)), removedAt: executedAt, handle: handle), in: root, journal: journal)
+        }
+        for range in result.ranges { changes.append((range.from, range.to, "")) }
+      }
+      // 2. Revive what it removed. Parts split off a tombstone stay garbage (registered here);
+      // revived pieces are garbage no more.
+      if !restoring.isEmpty {
+        let result = text.restore(restoring, executedAt: executedAt, fallback: from, journal: journal)
+        registerSplitGarbage(of: text, in: root, journal: journal)
+        for handle in result.revived {
+          let key = CRDTRoot.GCPairKey(parent: text.createdAt, child: .textNode(text.id(of: handle)))
+          if let previous = root.gcPair(key) {
+            journal.append(.restoreGCPair(previous))
+            root.unregisterGCPair(key)
+          }
+        }
+        if wantsInfo {
+          var insertions = (result.revived + result.recreated).map { handle in
+            let index = text.visibleIndex(of: handle)
+            return (from: index, to: index, value: text.content(of: handle))
+          }
+          insertions.sort { $0.from < $1.from }
+          changes.append(contentsOf: insertions)
+        }
+      }
+      guard wantsInfo, let path = root.path(of: text.createdAt) else { return [] }
+      return changes.map { OperationInfo(type: "edit", path: path, from: $0.from, to: $0.to, value: .string($0.value)) }
+
+    case .dedupIncrease(let parentCreatedAt, let operand, let actor, let executedAt):
+      guard let counter = parent as? CRDTCounter else { throw mismatch(parent, expected: "a counter") }
+      // Yorkie: an increase that names no actor, or one on a plain counter, is a plain increase.
+      guard counter.isDeduplicating, !actor.isEmpty else {
+        let increase = Operation.increase(parentCreatedAt: parentCreatedAt, value: operand, executedAt: executedAt)
+        return try increase.execute(on: root, journal: journal, wantsInfo: wantsInfo, target: counter, versionVector: versionVector)
+      }
+      switch operand {
+      case .integer(1), .long(1): break
+      default: throw YorkieError(.typeMismatch, "a deduplicating counter only counts by 1, not by \(operand)")
+      }
+      if let change = counter.count(actor) {
+        journal.append(.restoreDedupRegister(counter, index: change.index, register: change.oldRegister, value: change.oldValue))
+      }
+      guard wantsInfo, let path = root.path(of: counter.createdAt) else { return [] }
+      return [OperationInfo(type: "increase", path: path, value: operand.jsonValue)]
+
     case .increase(_, let operand, _):
       guard let counter = parent as? CRDTCounter else { throw mismatch(parent, expected: "a counter") }
+      guard !counter.isDeduplicating else {
+        throw YorkieError(.typeMismatch, "a deduplicating counter \(counter.createdAt) is increased by an actor, not by \(operand)")
+      }
       let delta: Int64
       switch operand {
       case .integer(let v): delta = Int64(v)
@@ -205,6 +277,8 @@ extension Operation {
     case .increase: return "Increase"
     case .edit: return "Edit"
     case .style: return "Style"
+    case .restoreEdit: return "Edit"
+    case .dedupIncrease: return "Increase"
     }
   }
 

@@ -18,13 +18,26 @@ package enum Operation: Sendable, Equatable {
   /// Set and remove attributes on a range of a text.
   case style(parentCreatedAt: TimeTicket, from: TextPosition, to: TextPosition, attributes: [String: String],
                       attributesToRemove: [String], executedAt: TimeTicket)
+  /// Yorkie's identity-preserving undo/redo of a text edit (an `Edit` whose `restoreSpans` or
+  /// `retombstoneSpans` is non-empty, Yorkie v0.7.13+): pieces are revived or removed again by
+  /// their original identity instead of inserting copies. With ``RestoreMode/retombstone`` the
+  /// two span lists swap roles. `from`/`to` only anchor content that must be recreated after
+  /// garbage collection purged its whole insertion. With both lists empty it is a plain edit of
+  /// `from..<to` with no content.
+  case restoreEdit(parentCreatedAt: TimeTicket, from: TextPosition, to: TextPosition, restoreSpans: [RestoreSpan],
+                   restoreMode: RestoreMode, retombstoneSpans: [RestoreSpan], executedAt: TimeTicket)
+  /// Count `actor` in a deduplicating counter (Yorkie's `Increase` with an `actor`, v0.7.5+).
+  /// `value` is the wire operand, which must be the Integer or Long 1. On a plain counter it
+  /// adds `value`, as Yorkie does.
+  case dedupIncrease(parentCreatedAt: TimeTicket, value: PrimitiveValue, actor: String, executedAt: TimeTicket)
 
   /// The container (or counter) the operation targets.
   package var parentCreatedAt: TimeTicket {
     switch self {
     case .set(let parent, _, _, _), .add(let parent, _, _, _), .move(let parent, _, _, _),
       .remove(let parent, _, _), .arraySet(let parent, _, _, _), .increase(let parent, _, _),
-      .edit(let parent, _, _, _, _, _), .style(let parent, _, _, _, _, _):
+      .edit(let parent, _, _, _, _, _), .style(let parent, _, _, _, _, _),
+      .restoreEdit(let parent, _, _, _, _, _, _), .dedupIncrease(let parent, _, _, _):
       return parent
     }
   }
@@ -34,10 +47,46 @@ package enum Operation: Sendable, Equatable {
     switch self {
     case .set(_, _, _, let at), .add(_, _, _, let at), .move(_, _, _, let at),
       .remove(_, _, let at), .arraySet(_, _, _, let at), .increase(_, _, let at),
-      .edit(_, _, _, _, _, let at), .style(_, _, _, _, _, let at):
+      .edit(_, _, _, _, _, let at), .style(_, _, _, _, _, let at),
+      .restoreEdit(_, _, _, _, _, _, let at), .dedupIncrease(_, _, _, let at):
       return at
     }
   }
+}
+
+/// A run of characters of one text insertion, named by identity for ``Operation/restoreEdit``:
+/// the UTF-16 offsets `start..<end` inside the insertion created at `createdAt`, with a copy
+/// of the content (and attributes) so that a piece garbage collection purged can be recreated.
+package struct RestoreSpan: Sendable, Equatable {
+  /// The ticket of the insertion the characters belong to.
+  package var createdAt: TimeTicket
+  /// The first UTF-16 offset inside the insertion.
+  package var start: Int32
+  /// The UTF-16 offset past the last character (`end - start` is the content's UTF-16 length).
+  package var end: Int32
+  /// The characters, as they were inserted.
+  package var content: String
+  /// The attributes to give a recreated piece (JSON-encoded values, as on the wire).
+  package var attributes: [String: String]
+
+  /// Creates a span.
+  package init(createdAt: TimeTicket, start: Int32, end: Int32, content: String, attributes: [String: String] = [:]) {
+    self.createdAt = createdAt
+    self.start = start
+    self.end = end
+    self.content = content
+    self.attributes = attributes
+  }
+}
+
+/// Which way a ``Operation/restoreEdit`` goes (Yorkie's `RestoreMode`).
+package enum RestoreMode: Int32, Sendable, Equatable {
+  /// No mode on the wire; a restore edit with spans runs as ``restore``.
+  case unspecified = 0
+  /// Undo of a deletion: revive `restoreSpans`, remove `retombstoneSpans` again.
+  case restore = 1
+  /// Redo: remove `restoreSpans` again, revive `retombstoneSpans`.
+  case retombstone = 2
 }
 
 /// What happened to a document, as Yorkie reports it to change listeners.

@@ -114,7 +114,10 @@ extension CounterValue {
       guard case .long(let v) = try PrimitiveValue(wireType: .long, bytes: bytes) else { preconditionFailure() }
       self = .long(v)
     case .integerDedupCounter:
-      throw YorkieError(.unsupported, "deduplicating counters (VALUE_TYPE_INTEGER_DEDUP_CNT) are not supported")
+      // The count itself: a deduplicating counter's value is an int32 (Yorkie recomputes it
+      // from the registers, carried separately).
+      guard case .integer(let v) = try PrimitiveValue(wireType: .integer, bytes: bytes) else { preconditionFailure() }
+      self = .int(v)
     default:
       throw YorkieError(.invalidWireData, "value type \(wireType) is not a counter")
     }
@@ -329,9 +332,10 @@ package enum ElementCodec {
       }
     case let counter as CRDTCounter:
       w.message(6) { w in
-        w.int32(1, counter.value.wireType.rawValue)
+        w.int32(1, counter.isDeduplicating ? WireValueType.integerDedupCounter.rawValue : counter.value.wireType.rawValue)
         w.bytes(2, counter.value.wireBytes)
         writeMeta(element, into: &w, first: 3)
+        if let registers = counter.registers { w.bytes(7, registers) }
       }
     default:
       preconditionFailure("no JSONElement encoding for \(type(of: element))")
@@ -448,21 +452,31 @@ package enum ElementCodec {
   }
 
   /// A primitive (`Primitive`) or a counter (`Counter`): type, payload, tickets from field 3.
+  /// A counter's field 7 holds the HyperLogLog registers of a deduplicating counter.
   private static func decodeScalar(_ r: inout ProtoReader, isCounter: Bool) throws -> CRDTElement {
     var rawType: Int32 = 0
     var payload = Data()
+    var registers = Data()
     var meta = MetaReader()
     while let (field, type) = try r.nextField() {
       switch field {
       case 1: try r.expect(type, .varint, field: field); rawType = try r.int32()
       case 2: try r.expect(type, .lengthDelimited, field: field); payload = try r.bytes()
+      case 7 where isCounter: try r.expect(type, .lengthDelimited, field: field); registers = try r.bytes()
       default: if try !meta.read(field, type, &r, first: 3) { try r.skip(type) }
       }
     }
     guard let valueType = WireValueType(rawValue: rawType) else { throw r.error("unknown value type \(rawType)") }
     let createdAt = try meta.createdAt(&r)
     if isCounter {
-      return meta.apply(to: CRDTCounter(try CounterValue(wireType: valueType, bytes: payload), createdAt: createdAt))
+      let value = try CounterValue(wireType: valueType, bytes: payload)
+      guard valueType == .integerDedupCounter else { return meta.apply(to: CRDTCounter(value, createdAt: createdAt)) }
+      // As Yorkie: without registers the counter has counted nobody (its value is ignored);
+      // with them, its value is their estimate.
+      guard registers.isEmpty || registers.count == HyperLogLog.registerCount else {
+        throw r.error("a deduplicating counter carries \(registers.count) HyperLogLog registers, not \(HyperLogLog.registerCount)")
+      }
+      return meta.apply(to: CRDTCounter(deduplicatingWith: Array(registers), createdAt: createdAt))
     }
     return meta.apply(to: CRDTPrimitive(try PrimitiveValue(wireType: valueType, bytes: payload), createdAt: createdAt))
   }
