@@ -107,6 +107,10 @@ extension PBJSONElementSimple {
     case .counter(let counter, _):
       type = PBValueType(rawValue: counter.wireType.rawValue) ?? .integerCnt
       value = Data(counter.wireBytes)
+    case .dedupCounter:
+      // The value is the count; the registers travel only inside binary elements.
+      type = .integerDedupCnt
+      value = Data(((element.materialize() as? CRDTCounter)?.value ?? .int(0)).wireBytes)
     }
     self.init(createdAt: PBTimeTicket(meta.createdAt), movedAt: meta.movedAt.map(PBTimeTicket.init),
               removedAt: meta.removedAt.map(PBTimeTicket.init), type: type, value: value)
@@ -122,8 +126,13 @@ extension PBJSONElementSimple {
       switch wireType {
       case .null, .boolean, .integer, .long, .double, .string, .bytes, .date:
         return .primitive(try PrimitiveValue(wireType: wireType, bytes: value), meta)
-      case .integerCounter, .longCounter, .integerDedupCounter:
+      case .integerCounter, .longCounter:
         return .counter(try CounterValue(wireType: wireType, bytes: value), meta)
+      case .integerDedupCounter:
+        // A Set carries a new counter: its registers start empty (the count is checked only for
+        // its size; a non-zero count without registers cannot be rebuilt).
+        _ = try CounterValue(wireType: wireType, bytes: value)
+        return .dedupCounter([], meta)
       case .text:
         return .text([], meta)
       case .jsonObject, .jsonArray:
@@ -193,6 +202,15 @@ extension PBOperation {
     case let .style(parent, from, to, attributes, attributesToRemove, executedAt):
       self = .style(Style(parentCreatedAt: PBTimeTicket(parent), from: PBTextNodePos(from), to: PBTextNodePos(to),
                           attributes: attributes, executedAt: PBTimeTicket(executedAt), attributesToRemove: attributesToRemove))
+    case let .restoreEdit(parent, from, to, restoreSpans, restoreMode, retombstoneSpans, executedAt):
+      self = .edit(Edit(parentCreatedAt: PBTimeTicket(parent), from: PBTextNodePos(from), to: PBTextNodePos(to),
+                        executedAt: PBTimeTicket(executedAt), restoreSpans: restoreSpans.map(PBRestoreSpan.init),
+                        restoreMode: PBRestoreMode(rawValue: restoreMode.rawValue) ?? .unspecified,
+                        retombstoneSpans: retombstoneSpans.map(PBRestoreSpan.init)))
+    case let .dedupIncrease(parent, value, actor, executedAt):
+      let operand = ElementSnapshot.primitive(value, .init(createdAt: executedAt))
+      self = .increase(Increase(parentCreatedAt: PBTimeTicket(parent), value: PBJSONElementSimple(operand),
+                                executedAt: PBTimeTicket(executedAt), actor: actor))
     }
   }
 
@@ -228,19 +246,29 @@ extension PBOperation {
                        executedAt: try op.executedAt.required(p() + ".executedAt"))
     case .increase(let op):
       func p() -> String { path() + ".increase" }
-      guard op.actor.isEmpty else {
-        throw YorkieError(.unsupported, "\(p()).actor: deduplicating counters are not supported by this SDK yet")
-      }
       guard let value = op.value else { throw invalid(p() + ".value", "is required") }
       guard case .primitive(let operand, _) = try value.model(p() + ".value") else {
         throw invalid(p() + ".value", "the operand of an increase must be a primitive")
+      }
+      if !op.actor.isEmpty {
+        return .dedupIncrease(parentCreatedAt: try op.parentCreatedAt.required(p() + ".parentCreatedAt"), value: operand,
+                              actor: op.actor, executedAt: try op.executedAt.required(p() + ".executedAt"))
       }
       return .increase(parentCreatedAt: try op.parentCreatedAt.required(p() + ".parentCreatedAt"), value: operand,
                        executedAt: try op.executedAt.required(p() + ".executedAt"))
     case .edit(let op):
       func p() -> String { path() + ".edit" }
-      guard op.restoreMode == .unspecified, op.restoreSpans.isEmpty, op.retombstoneSpans.isEmpty else {
-        throw YorkieError(.unsupported, "\(p()).restoreMode: undo/redo restore edits are not supported by this SDK yet")
+      if op.restoreMode != .unspecified || !op.restoreSpans.isEmpty || !op.retombstoneSpans.isEmpty {
+        // Yorkie's server refuses spans without a mode and a mode without spans.
+        guard op.restoreMode != .unspecified, !(op.restoreSpans.isEmpty && op.retombstoneSpans.isEmpty) else {
+          throw invalid(p() + ".restoreMode", "restore spans and a restore mode must come together")
+        }
+        return .restoreEdit(parentCreatedAt: try op.parentCreatedAt.required(p() + ".parentCreatedAt"),
+                            from: try op.from.required(p() + ".from"), to: try op.to.required(p() + ".to"),
+                            restoreSpans: try op.restoreSpans.enumerated().map { try $1.model("\(p()).restoreSpans[\($0)]") },
+                            restoreMode: RestoreMode(rawValue: op.restoreMode.rawValue) ?? .unspecified,
+                            retombstoneSpans: try op.retombstoneSpans.enumerated().map { try $1.model("\(p()).retombstoneSpans[\($0)]") },
+                            executedAt: try op.executedAt.required(p() + ".executedAt"))
       }
       return .edit(parentCreatedAt: try op.parentCreatedAt.required(p() + ".parentCreatedAt"),
                    from: try op.from.required(p() + ".from"), to: try op.to.required(p() + ".to"), content: op.content,
@@ -255,6 +283,23 @@ extension PBOperation {
     case .treeStyle:
       throw YorkieError(.unsupported, "\(path()).treeStyle: Tree operations are not supported by this SDK yet")
     }
+  }
+}
+
+extension PBRestoreSpan {
+  /// The wire form of a restore span.
+  package init(_ span: RestoreSpan) {
+    self.init(createdAt: PBTimeTicket(span.createdAt), start: span.start, end: span.end, content: span.content,
+              attributes: span.attributes)
+  }
+
+  /// The span; offsets must be ordered and match the content's UTF-16 length, as Yorkie checks.
+  package func model(_ path: @autoclosure () -> String) throws -> RestoreSpan {
+    guard start >= 0, end >= start, Int(end - start) == content.utf16.count else {
+      throw invalid(path(), "offsets \(start)..<\(end) do not fit the content's \(content.utf16.count) UTF-16 units")
+    }
+    return RestoreSpan(createdAt: try createdAt.required(path() + ".createdAt"), start: start, end: end, content: content,
+                       attributes: attributes)
   }
 }
 

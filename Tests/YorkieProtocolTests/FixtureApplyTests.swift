@@ -13,8 +13,6 @@ struct FixtureApplyTests {
   /// Scenarios that use what this SDK does not implement yet; applying them must fail with
   /// `unsupported` (and once it does not, the state is checked like any other).
   static let knownUnsupported: [String: String] = [
-    "06-attach-text-undo.json": "text undo/redo restore edits",
-    "07-attach-counter.json": "deduplicating counters",
     "08-attach-tree.json": "Yorkie's Tree",
   ]
 

@@ -65,6 +65,10 @@ indirect enum YSON: Equatable, Sendable, CustomStringConvertible {
       case .date(let ms): self = .date(ms)
       }
     case let counter as CRDTCounter:
+      if let registers = counter.registers, case .int(let count) = counter.value {
+        self = .dedupCounter(.int(count), registers: Data(registers).base64EncodedString())
+        return
+      }
       switch counter.value {
       case .int(let v): self = .counter(.int(v))
       case .long(let v): self = .counter(.long(v))

@@ -164,6 +164,32 @@ struct WireMessageTests {
     #expect(await peer.presence(of: client) == nil)
   }
 
+  @Test func restoreEditsAndDeduplicatingIncreasesRoundTrip() throws {
+    let at = TimeTicket(lamport: 4, delimiter: 1, actorID: client)
+    let insertion = TimeTicket(lamport: 1, delimiter: 2, actorID: client)
+    let anchor = TextPosition(createdAt: .initial, offset: 0, relativeOffset: 2)
+    let operations: [CRDT.Operation] = [
+      .restoreEdit(parentCreatedAt: TimeTicket(lamport: 1, delimiter: 1, actorID: client), from: anchor, to: anchor,
+                   restoreSpans: [RestoreSpan(createdAt: insertion, start: 2, end: 4, content: "cd", attributes: ["b": "true"])],
+                   restoreMode: .restore, retombstoneSpans: [], executedAt: at),
+      .restoreEdit(parentCreatedAt: TimeTicket(lamport: 1, delimiter: 1, actorID: client), from: anchor, to: anchor,
+                   restoreSpans: [], restoreMode: .retombstone,
+                   retombstoneSpans: [RestoreSpan(createdAt: insertion, start: 0, end: 2, content: "😀")], executedAt: at),
+      .dedupIncrease(parentCreatedAt: insertion, value: .integer(1), actor: "visitor-1", executedAt: at),
+    ]
+    for operation in operations {
+      let text = PBOperation(operation).json.text
+      #expect(try PBOperation(jsonText: text).model("op") == operation, "\(text)")
+    }
+    // Spans without a mode, a mode without spans, and spans that do not fit their content are refused.
+    let spanJSON = #"{"createdAt":{"lamport":"1","delimiter":2,"actorId":"ZsHworfk2TocLk8Q"},"start":2,"end":4,"content":"cd"}"#
+    let base = #""parentCreatedAt":{"actorId":"AAAAAAAAAAAAAAAA"},"from":{"createdAt":{"actorId":"AAAAAAAAAAAAAAAA"}},"to":{"createdAt":{"actorId":"AAAAAAAAAAAAAAAA"}},"executedAt":{"lamport":"4","delimiter":1,"actorId":"ZsHworfk2TocLk8Q"}"#
+    for edit in [#"{"edit":{\#(base),"restoreSpans":[\#(spanJSON)]}}"#, #"{"edit":{\#(base),"restoreMode":"RESTORE_MODE_RESTORE"}}"#,
+                 #"{"edit":{\#(base),"restoreMode":1,"restoreSpans":[{"createdAt":{"actorId":"ZsHworfk2TocLk8Q"},"start":0,"end":5,"content":"cd"}]}}"#] {
+      #expect(throws: YorkieError.self, "\(edit)") { try PBOperation(jsonText: edit).model("op") }
+    }
+  }
+
   @Test func nestedValuesTravelAsBinaryJSONElements() throws {
     let ticket = TimeTicket(lamport: 3, delimiter: 2, actorID: client)
     let child = TimeTicket(lamport: 3, delimiter: 3, actorID: client)
