@@ -7,7 +7,8 @@ import CRDT
 //
 // Sources of the cases: the recorded fixture 07-attach-counter.json (Yorkie v0.7.17 server, Go
 // SDK writer; its expected goYSON holds the registers); Go pkg/document/crdt/hll_test.go
-// (TestHLL) and counter_test.go (TestCounterDedup); published XXH64 test vectors (the xxHash
+// (TestHLL) and counter_test.go (TestCounterDedup); Go test/integration counter_dedup_test.go
+// (TestCounterDedup, two clients; crossSync stands in for the server); published XXH64 test vectors (the xxHash
 // reference values for "", "a", "abc", and those of the Go xxHash64 package's tests).
 
 /// The registers of the deduplicating counter at `key`, read back from the document's snapshot.
@@ -102,13 +103,13 @@ struct DedupCounterTests {
       #expect(counter.value == .int(0))
     }
     #expect(await doc.toJSON() == #"{"visitors":0}"#)
-    try await doc.update { root, _ in root.counter("visitors")?.increase(actor: "user-1") }
+    try await doc.update { root, _ in root.counter("visitors")?.add("user-1") }
     #expect(await doc.toJSON() == #"{"visitors":1}"#)
-    try await doc.update { root, _ in root.counter("visitors")?.increase(actor: "user-1") }
+    try await doc.update { root, _ in root.counter("visitors")?.add("user-1") }
     #expect(await doc.toJSON() == #"{"visitors":1}"#)
     try await doc.update { root, _ in
-      root.counter("visitors")?.increase(actor: "user-2")
-      root.counter("visitors")?.increase(actor: "user-3")
+      root.counter("visitors")?.add("user-2")
+      root.counter("visitors")?.add("user-3")
     }
     #expect(await doc.toJSON() == #"{"visitors":3}"#)
     #expect(await doc.value(atPath: "$.visitors") == .integer(3))
@@ -119,8 +120,8 @@ struct DedupCounterTests {
     // In an array too.
     try await doc.update { root, _ in
       let list = root.setNewArray("list")
-      list.appendNewDedupCounter().increase(actor: "a")
-      list.counter(at: 0)?.increase(actor: "b")
+      list.appendNewDedupCounter().add("a")
+      list.counter(at: 0)?.add("b")
     }
     #expect(await doc.toJSON() == #"{"visitors":3,"list":[2]}"#)
   }
@@ -213,7 +214,7 @@ struct DedupCounterTests {
     let doc = Document(key: "test-doc")
     try await doc.update { root, _ in
       let counter = root.setNewDedupCounter("visitors")
-      for user in ["user-a", "user-b", "user-c", "user-d"] { counter.increase(actor: user) }
+      for user in ["user-a", "user-b", "user-c", "user-d"] { counter.add(user) }
       root.setNewCounter("plain", .int(7))
     }
     let original = try #require(try await registers(doc, "visitors"))
@@ -227,8 +228,8 @@ struct DedupCounterTests {
     try await loaded.update { root, _ in
       #expect(root.counter("visitors")?.isDeduplicating == true)
       #expect(root.counter("plain")?.isDeduplicating == false)
-      root.counter("visitors")?.increase(actor: "user-a")
-      root.counter("visitors")?.increase(actor: "user-e")
+      root.counter("visitors")?.add("user-a")
+      root.counter("visitors")?.add("user-e")
     }
     #expect(await loaded.toJSON() == #"{"visitors":5,"plain":7}"#)
 
@@ -306,10 +307,10 @@ struct DedupCounterTests {
       try await doc.update { root, _ in root.counter("d")?.increase(by: 1) }
     }
     await #expect(throws: YorkieError.self) {
-      try await doc.update { root, _ in root.counter("p")?.increase(actor: "u") }
+      try await doc.update { root, _ in root.counter("p")?.add("u") }
     }
     await #expect(throws: YorkieError.self) {
-      try await doc.update { root, _ in root.counter("d")?.increase(actor: "") }
+      try await doc.update { root, _ in root.counter("d")?.add("") }
     }
     #expect(await doc.toJSON() == #"{"d":1,"p":1}"#)
     #expect(await doc.pendingChanges.isEmpty)
@@ -318,7 +319,7 @@ struct DedupCounterTests {
   @Test("a change whose second operation fails leaves the counter and its registers as they were")
   func rollback() async throws {
     let doc = Document(key: "test-doc")
-    try await doc.update { root, _ in root.setNewDedupCounter("d").increase(actor: "user-1") }
+    try await doc.update { root, _ in root.setNewDedupCounter("d").add("user-1") }
     let before = try await registers(doc, "d")
     let writer = actor(9)
     let counterID = try #require(await doc.pendingChanges.first?.operations.first?.executedAt)
@@ -335,7 +336,7 @@ struct DedupCounterTests {
     // A failing update rolls back the same way.
     await #expect(throws: DummyError.self) {
       try await doc.update { root, _ in
-        root.counter("d")?.increase(actor: "user-5")
+        root.counter("d")?.add("user-5")
         throw DummyError()
       }
     }
@@ -351,10 +352,10 @@ struct DedupCounterTests {
     try await d1.update { root, _ in _ = root.setNewDedupCounter("visitors") }
     try await crossSync(d1, d2)
     try await d1.update { root, _ in
-      for user in ["ann", "bob", "cat"] { root.counter("visitors")?.increase(actor: user) }
+      for user in ["ann", "bob", "cat"] { root.counter("visitors")?.add(user) }
     }
     try await d2.update { root, _ in
-      for user in ["bob", "cat", "dan", "eve"] { root.counter("visitors")?.increase(actor: user) }
+      for user in ["bob", "cat", "dan", "eve"] { root.counter("visitors")?.add(user) }
     }
     try await crossSync(d1, d2)
     #expect(await d1.toJSON() == #"{"visitors":5}"#)
@@ -363,11 +364,30 @@ struct DedupCounterTests {
     #expect(await d1.checkInvariants() == nil)
   }
 
+  @Test("a duplicate actor counted on another replica is ignored; a new one is counted")
+  func acrossReplicas() async throws {
+    // Go integration TestCounterDedup: "ignores duplicate actors across clients" and "counts
+    // distinct actors".
+    for (first, second, expected) in [(["user-1"], "user-1", 1), (["user-1", "user-2"], "user-3", 3)] {
+      let (d1, d2) = await makeReplicas()
+      try await d1.update { root, _ in
+        let counter = root.setNewDedupCounter("uv")
+        for user in first { counter.add(user) }
+      }
+      #expect(await d1.toJSON() == "{\"uv\":\(first.count)}")
+      try await crossSync(d1, d2)
+      try await d2.update { root, _ in root.counter("uv")?.add(second) }
+      try await crossSync(d1, d2)
+      #expect(await d1.toJSON() == "{\"uv\":\(expected)}")
+      #expect(await d2.toJSON() == "{\"uv\":\(expected)}")
+    }
+  }
+
   @Test("counting reports an increase event with the operand")
   func events() async throws {
     let doc = Document(key: "test-doc")
     let stream = await doc.events()
-    try await doc.update { root, _ in root.setNewDedupCounter("visitors").increase(actor: "u") }
+    try await doc.update { root, _ in root.setNewDedupCounter("visitors").add("u") }
     var iterator = stream.makeAsyncIterator()
     guard case .localChange(let change)? = await iterator.next() else {
       Issue.record("no local change event")

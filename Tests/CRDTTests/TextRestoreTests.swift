@@ -211,6 +211,39 @@ struct TextRestoreTests {
     #expect(results[0] == results[1])
   }
 
+  @Test("two authors undoing concurrent overlapping deletions converge on identical pieces", arguments: [true, false])
+  func twoAuthorsUndoOverlappingDeletes(firstUndoFirst: Bool) async throws {
+    // JS text_restore_convergence_test.ts: d1 deletes "45", d2 concurrently deletes "234567";
+    // each undoes its own deletion. Replicas receiving everything in different orders must
+    // show the same text and the same pieces, and purge the same garbage.
+    let seed = ticket(2)
+    let replicas = [try await seeded(seed), try await seeded(seed)]
+    let r45 = try await replicas[0].range(4, 6)
+    let r234567 = try await replicas[0].range(2, 8)
+    let seen = VersionVector([authorA: 2])
+    let delete1 = replicas[0].change(authorA, 3, vector: seen, [edit(r45, "", at: ticket(3))])
+    let delete2 = replicas[0].change(authorB, 3, vector: seen.merged(with: VersionVector([authorB: 3])), [edit(r234567, "", at: ticket(3, 1, authorB))])
+    let all = VersionVector([authorA: 4, authorB: 4])
+    let undo1 = replicas[0].change(authorA, firstUndoFirst ? 4 : 5, vector: all.merged(with: VersionVector([authorA: firstUndoFirst ? 4 : 5])),
+                                   [restore([RestoreSpan(createdAt: seed, start: 4, end: 6, content: "45")], at: ticket(firstUndoFirst ? 4 : 5))])
+    let undo2 = replicas[0].change(authorB, firstUndoFirst ? 5 : 4, vector: all.merged(with: VersionVector([authorB: firstUndoFirst ? 5 : 4])),
+                                   [restore([RestoreSpan(createdAt: seed, start: 2, end: 8, content: "234567")],
+                                            at: ticket(firstUndoFirst ? 5 : 4, 1, authorB))])
+    let orders = [[delete1, delete2, undo1, undo2], [delete2, delete1, undo2, undo1]]
+    for (replica, order) in zip(replicas, orders) {
+      for change in order {
+        try await replica.doc.applyChangePack(ChangePack(key: "", checkpoint: .initial, changes: [change]))
+        #expect(await replica.doc.checkInvariants() == nil)
+      }
+      #expect(await replica.text == "0123456789")
+    }
+    #expect(await replicas[0].doc.debugPieces("$.t") == replicas[1].doc.debugPieces("$.t"))
+    let vector = maxVector([authorA, authorB])
+    #expect(await replicas[0].doc.garbageCollect(minSyncedVersionVector: vector) == replicas[1].doc.garbageCollect(minSyncedVersionVector: vector))
+    #expect(await replicas[0].doc.garbageLength == 0)
+    #expect(await replicas[1].doc.garbageLength == 0)
+  }
+
   @Test("restoring one of two overlapping deletions revives only its own characters")
   func onlyOneSideUndone() async throws {
     let seed = ticket(2)
@@ -552,6 +585,34 @@ struct TextRestoreTests {
       #expect(await plain.text == expected, "step \(step)")
       #expect(await gc.text == expected, "step \(step)")
     }
+  }
+
+  @Test("known Yorkie divergence, reproduced: a range deletion concurrent with a restore inside it")
+  func deletionConcurrentWithRestore() async throws {
+    // B deletes "36" of "01236789" (its range spans the tombstone "45") while A restores "45".
+    // Yorkie's rules: where the restore arrives first, "45" is live when B's deletion comes and
+    // B had seen its creation, so it is deleted; where B's deletion arrives first, it skips the
+    // tombstone (B had seen that removal) and the restore then revives it. A piece does not
+    // record that it was revived, and the wire cannot carry it, so this SDK behaves as Yorkie
+    // does (see the README). Pinned here so that a change of behaviour is noticed.
+    let seed = ticket(2)
+    func replica() async throws -> Feed {
+      let feed = try await seeded(seed)
+      try await deleteRange(feed, 4, 6, at: ticket(3))
+      return feed
+    }
+    let undo = restore([RestoreSpan(createdAt: seed, start: 4, end: 6, content: "45")], at: ticket(4))
+    let b = try await replica()
+    let range = try await b.range(3, 5)   // "36" around the tombstone
+    let bDelete: [CRDT.Operation] = [edit(range, "", at: ticket(4, 1, authorB))]
+    let r1 = try await replica()
+    try await r1.apply(authorA, 4, vector: VersionVector([authorA: 4]), [undo])
+    try await r1.apply(authorB, 4, vector: VersionVector([authorA: 3, authorB: 4]), bDelete)
+    let r2 = try await replica()
+    try await r2.apply(authorB, 4, vector: VersionVector([authorA: 3, authorB: 4]), bDelete)
+    try await r2.apply(authorA, 4, vector: VersionVector([authorA: 4]), [undo])
+    #expect(await r1.text == "012789")
+    #expect(await r2.text == "01245789")
   }
 
   // MARK: Validation and rollback

@@ -447,7 +447,7 @@ public actor Document {
   }
 
   /// Verifies the invariants of every array and text in the document, and the text garbage
-  /// bookkeeping (see ``CRDTRoot/checkGarbageInvariants()``); returns the first violation.
+  /// bookkeeping (`CRDTRoot.checkGarbageInvariants()`); returns the first violation.
   /// Tests call it after every step.
   package func checkInvariants() -> String? {
     var problem: String? = nil

@@ -89,15 +89,15 @@ public final class JSONObject {
 
   /// Sets a new deduplicating counter at `key` and returns it: a counter of distinct actors
   /// (Yorkie's `IntegerDedupCnt`, v0.7.5+), such as unique visitors. Count an actor with
-  /// ``JSONCounter/increase(actor:)``; counting the same actor again changes nothing. The value
+  /// ``JSONCounter/add(_:)``; counting the same actor again changes nothing. The value
   /// is a HyperLogLog estimate (exact for small counts in practice, about 1% off for large ones),
   /// printed as an integer.
   ///
   /// ```swift
   /// try await doc.update { root, _ in
   ///   let visitors = root.setNewDedupCounter("visitors")
-  ///   visitors.increase(actor: "user-a")
-  ///   visitors.increase(actor: "user-a")   // already counted
+  ///   visitors.add("user-a")
+  ///   visitors.add("user-a")   // already counted
   /// }
   /// await doc.toJSON()   // {"visitors":1}
   /// ```
@@ -171,7 +171,7 @@ public final class JSONCounter {
   /// Counts `actor` (any string naming who is counted, such as a user ID) in a deduplicating
   /// counter: the value grows only the first time an actor is counted. On any other counter, or
   /// with an empty actor, the update fails with `typeMismatch`.
-  public func increase(actor: String) {
+  public func add(_ actor: String) {
     do throws(YorkieError) {
       try context.ensureActive()
       guard counter.isDeduplicating else {
@@ -189,7 +189,7 @@ public final class JSONCounter {
 
   /// Adds `delta` (negative to decrease). An Int counter adds the low 32 bits and wraps as
   /// int32; a Long counter wraps as int64. A deduplicating counter refuses it (the update
-  /// fails with `typeMismatch`): use ``increase(actor:)``.
+  /// fails with `typeMismatch`): use ``add(_:)``.
   public func increase(by delta: Int64) {
     do throws(YorkieError) {
       try context.ensureActive()
