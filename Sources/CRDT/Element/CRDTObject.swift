@@ -10,8 +10,7 @@
 ///
 /// Invariants:
 /// 1. `members` is sorted by `element.createdAt` and holds each element once.
-/// 2. `memberKey[e.createdAt]` is the key of every member `e`.
-/// 3. `winner[key]` is the member with the greatest `positionedAt` among the members of `key`.
+/// 2. `winner[key]` is the member with the greatest `positionedAt` among the members of `key`.
 package final class CRDTObject: CRDTElement {
   package struct Member {
     package let key: String
@@ -19,7 +18,6 @@ package final class CRDTObject: CRDTElement {
   }
 
   @exclusivity(unchecked) package private(set) var members: [Member] = []
-  @exclusivity(unchecked) private var memberKey = TicketMap<String>()
   @exclusivity(unchecked) private var winner: [String: CRDTElement] = [:]
 
   package override init(createdAt: TimeTicket) {
@@ -39,13 +37,12 @@ package final class CRDTObject: CRDTElement {
 
   /// The member with this creation ticket, live or removed.
   package func element(createdAt: TimeTicket) -> CRDTElement? {
-    guard let key = memberKey[createdAt], let index = memberIndex(createdAt) else { return nil }
-    _ = key
+    guard let index = memberIndex(createdAt) else { return nil }
     return members[index].element
   }
 
   /// The key under which the element created at `createdAt` was set.
-  package func key(of createdAt: TimeTicket) -> String? { memberKey[createdAt] }
+  package func key(of createdAt: TimeTicket) -> String? { memberIndex(createdAt).map { members[$0].key } }
 
   /// The keys of live members, in print order.
   package var keys: [String] {
@@ -111,7 +108,6 @@ package final class CRDTObject: CRDTElement {
   package func purge(_ element: CRDTElement) {
     guard let index = memberIndex(element.createdAt) else { return }
     let member = members.remove(at: index)
-    memberKey[element.createdAt] = nil
     if winner[member.key] === element {
       // Fall back to the best remaining member of that key, if any (only rollback needs it).
       var best: CRDTElement? = nil
@@ -128,7 +124,6 @@ package final class CRDTObject: CRDTElement {
   }
 
   private func insertMember(_ member: Member) {
-    memberKey[member.element.createdAt] = member.key
     if let last = members.last, !member.element.createdAt.isAfter(last.element.createdAt) {
       var low = 0
       var high = members.count
@@ -142,8 +137,8 @@ package final class CRDTObject: CRDTElement {
     }
   }
 
+  /// Where the member created at `createdAt` sits (binary search: members are sorted by it).
   private func memberIndex(_ createdAt: TimeTicket) -> Int? {
-    guard memberKey[createdAt] != nil else { return nil }
     var low = 0
     var high = members.count
     while low < high {
@@ -166,7 +161,6 @@ package final class CRDTObject: CRDTElement {
     for member in members {
       let child = member.element.deepCopy()
       copy.members.append(Member(key: member.key, element: child))
-      copy.memberKey[child.createdAt] = member.key
       if winner[member.key] === member.element { copy.winner[member.key] = child }
     }
     return copy
