@@ -38,7 +38,13 @@ package final class CRDTRoot {
   /// target of an operation, so they are not registered (this halves the cost of building
   /// arrays); tombstones of every kind are kept in `removed` with their parent.
   @exclusivity(unchecked) private(set) var registry = TicketMap<Entry>()
-  @exclusivity(unchecked) private(set) var removed = TicketMap<Entry>()
+  /// Removed elements, in the order they were removed. A list, not a map: registering a
+  /// tombstone is the common case (every overwrite makes one), finding one by ticket is rare
+  /// (rollback, which takes the newest first) and GC walks them all anyway.
+  @exclusivity(unchecked) private(set) var removed: [Entry] = []
+  /// During a GC pass: the tickets of removed elements already purged, dropped from `removed`
+  /// at the end of the pass.
+  @exclusivity(unchecked) private var purgedInPass: Set<TimeTicket>?
   @exclusivity(unchecked) private var gcPairs = GCPairStore()
 
   package init(object: CRDTObject = CRDTObject(createdAt: .initial)) {
@@ -49,7 +55,7 @@ package final class CRDTRoot {
     func visit(_ element: CRDTElement, parent: CRDTElement) {
       if !(element is CRDTPrimitive) { registry[element.createdAt] = Entry(element: element, parent: parent) }
       // Rebuild garbage bookkeeping for a tree that arrived with tombstones (a snapshot).
-      if element.isRemoved { removed[element.createdAt] = Entry(element: element, parent: parent) }
+      if element.isRemoved { removed.append(Entry(element: element, parent: parent)) }
       if let array = element as? CRDTArray { arrays.append(array) }
       if let text = element as? CRDTText { texts.append(text) }
       element.forEachChild { visit($0, parent: element) }
@@ -110,7 +116,12 @@ package final class CRDTRoot {
     func drop(_ element: CRDTElement) {
       count += 1
       registry.remove(element.createdAt)
-      removed.remove(element.createdAt)
+      guard element.isRemoved else { return }  // only tombstones are in `removed`
+      if purgedInPass != nil {
+        purgedInPass!.insert(element.createdAt)
+      } else {
+        unregisterRemoved(element.createdAt)
+      }
     }
     drop(element)
     element.forEachDescendant(drop)
@@ -121,12 +132,12 @@ package final class CRDTRoot {
 
   /// Records a tombstone element for garbage collection.
   package func registerRemoved(_ element: CRDTElement, parent: CRDTElement) {
-    removed[element.createdAt] = Entry(element: element, parent: parent)
+    removed.append(Entry(element: element, parent: parent))
   }
 
-  /// Forgets a tombstone (rollback of a local removal).
+  /// Forgets a tombstone (rollback of a local removal: usually the newest one).
   package func unregisterRemoved(_ createdAt: TimeTicket) {
-    removed.remove(createdAt)
+    if let index = removed.lastIndex(where: { $0.element.createdAt == createdAt }) { removed.remove(at: index) }
   }
 
   /// Records node-level garbage.
@@ -146,9 +157,9 @@ package final class CRDTRoot {
   /// element once, together with every element below a removed container, plus every GC pair.
   package var garbageLength: Int {
     var seen = Set<TimeTicket>()
-    for entry in removed.entries {
-      seen.insert(entry.key)
-      entry.value.element.forEachDescendant { seen.insert($0.createdAt) }
+    for entry in removed {
+      seen.insert(entry.element.createdAt)
+      entry.element.forEachDescendant { seen.insert($0.createdAt) }
     }
     return seen.count + gcPairs.count
   }
@@ -188,9 +199,15 @@ package final class CRDTRoot {
       return array.isSafeToPurge(handle, minSyncedVersionVector, allCovered: allCovered)
     }
     // Sorted so that the work (not the result) is deterministic.
-    for (createdAt, entry) in removed.entries.sorted(by: { $0.key < $1.key }) {
+    purgedInPass = []
+    defer {
+      if let purged = purgedInPass, !purged.isEmpty { removed.removeAll { purged.contains($0.element.createdAt) } }
+      purgedInPass = nil
+    }
+    for entry in removed.sorted(by: { $0.element.createdAt < $1.element.createdAt }) {
+      let createdAt = entry.element.createdAt
       // An earlier purge in this pass may have taken this one along (it was inside it).
-      guard removed.contains(createdAt), let removedAt = entry.element.removedAt,
+      guard purgedInPass?.contains(createdAt) != true, let removedAt = entry.element.removedAt,
         minSyncedVersionVector.covers(removedAt)
       else { continue }
       if let array = entry.parent as? CRDTArray {
