@@ -39,18 +39,18 @@ package final class CRDTText: CRDTElement {
 
   package static let head: Int32 = 0
 
-  @exclusivity(unchecked) package private(set) var nodes = PagedArray<Node>()
-  @exclusivity(unchecked) private var freeHandles: [Int32] = []
-  @exclusivity(unchecked) package private(set) var buffer: [UInt16] = []
+  @exclusivity(unchecked) package internal(set) var nodes = PagedArray<Node>()
+  @exclusivity(unchecked) var freeHandles: [Int32] = []
+  @exclusivity(unchecked) package internal(set) var buffer: [UInt16] = []
   /// Whether any content ever held a surrogate (if not, no offset can split a pair).
-  @exclusivity(unchecked) package private(set) var mayHoldSurrogates = false
-  @exclusivity(unchecked) private var index = SequenceIndex()
-  @exclusivity(unchecked) private var firstPiece = TicketMap<Int32>()
-  @exclusivity(unchecked) package private(set) var attributeSets: [TextAttributes] = []
-  @exclusivity(unchecked) private var freeAttributeSets: [Int32] = []
+  @exclusivity(unchecked) package internal(set) var mayHoldSurrogates = false
+  @exclusivity(unchecked) var index = SequenceIndex()
+  @exclusivity(unchecked) var firstPiece = TicketMap<Int32>()
+  @exclusivity(unchecked) package internal(set) var attributeSets: [TextAttributes] = []
+  @exclusivity(unchecked) var freeAttributeSets: [Int32] = []
   /// Pieces split off during the current edit or style that carry garbage of their own (they
   /// were split off a tombstone, or carry attribute tombstones): the caller registers them.
-  @exclusivity(unchecked) package private(set) var splitGarbage: [Int32] = []
+  @exclusivity(unchecked) package internal(set) var splitGarbage: [Int32] = []
 
   package override init(createdAt: TimeTicket) {
     nodes.append(Node(id: TextNodeID(createdAt: .initial, offset: 0), start: 0, length: 0, removedAt: nil,
@@ -271,7 +271,7 @@ package final class CRDTText: CRDTElement {
   /// Yorkie's rule: a piece is deleted when the editor had seen it inserted, and it is live, or
   /// it is a tombstone whose removal the editor had not seen and this deletion is newer
   /// (concurrent deletions converge on the latest ticket).
-  private func canDelete(_ handle: Int32, editedAt: TimeTicket, versionVector: VersionVector?) -> Bool {
+  func canDelete(_ handle: Int32, editedAt: TimeTicket, versionVector: VersionVector?) -> Bool {
     let node = nodes[Int(handle)]
     guard let versionVector else { return node.removedAt == nil }
     guard (versionVector[node.id.createdAt.actorID] ?? 0) >= node.id.createdAt.lamport else { return false }
@@ -338,230 +338,13 @@ package final class CRDTText: CRDTElement {
     handle >= 0 ? index.offset(of: handle) : length
   }
 
-  // MARK: Restoring by identity
-
-  /// Checks the spans of a ``Operation/restoreEdit`` before anything is touched: offsets must
-  /// be a range inside an insertion (not the head's), and every span that may have to be
-  /// recreated must carry exactly `end - start` UTF-16 units of content.
-  package static func validate(restoring: [RestoreSpan], removing: [RestoreSpan]) throws(YorkieError) {
-    for span in restoring + removing {
-      guard span.createdAt != .initial else {
-        throw YorkieError(.invalidWireData, "a restore span cannot name the head of a text (\(span.createdAt))")
-      }
-      guard span.start >= 0, span.end >= span.start else {
-        throw YorkieError(.invalidWireData, "restore span \(span.createdAt) has the invalid range \(span.start)..<\(span.end)")
-      }
-    }
-    for span in restoring where span.content.utf16.count != Int(span.end - span.start) {
-      throw YorkieError(.invalidWireData,
-                        "restore span \(span.createdAt) \(span.start)..<\(span.end) carries \(span.content.utf16.count) UTF-16 units of content")
-    }
-  }
-
-  /// Removes again the live characters that `spans` name by identity (Yorkie's `retombstone`,
-  /// the redo of an identity-preserving undo): pieces are split at the span boundaries and the
-  /// parts inside are marked removed at `executedAt`. Removed or purged characters are skipped.
-  ///
-  /// - Returns: the pieces removed (for garbage collection) and, when `wantsIndexes`, the visible
-  ///   range each occupied just before its removal.
-  package func retombstone(_ spans: [RestoreSpan], executedAt: TimeTicket, journal: Journal,
-                           wantsIndexes: Bool) -> (removed: [Int32], ranges: [(from: Int, to: Int)]) {
-    splitGarbage.removeAll(keepingCapacity: true)
-    var removed: [Int32] = []
-    var ranges: [(from: Int, to: Int)] = []
-    for span in spans {
-      for piece in piecesOverlapping(span.createdAt, span.start, span.end) where nodes[Int(piece)].removedAt == nil {
-        let pieceStart = nodes[Int(piece)].id.offset
-        let pieceEnd = pieceStart + nodes[Int(piece)].length
-        let target = isolate(piece, from: Swift.max(pieceStart, span.start), to: Swift.min(pieceEnd, span.end), journal: journal)
-        if wantsIndexes {
-          let from = index.offset(of: target)
-          ranges.append((from, from + Int(nodes[Int(target)].length)))
-        }
-        journal.append(.textRestoreRemoved(self, target, nil))
-        nodes[Int(target)].removedAt = executedAt
-        index.setWeight(target, 0)
-        removed.append(target)
-      }
-    }
-    return (removed, ranges)
-  }
-
-  /// Revives the characters that `spans` name by identity (Yorkie's `restore`, the undo of a
-  /// deletion). For each part of a span: a live piece is left alone; a removed piece is split at
-  /// the span boundaries and the part inside becomes live again; characters garbage collection
-  /// purged are recreated under their original ids from the span's content, placed where the
-  /// insertion's surviving pieces say they were (Yorkie's `findRestoreAnchor`), else after the
-  /// piece restored just before, else at `fallback`, else at the head.
-  ///
-  /// Recreated pieces join their insertion's chain at their offset, so later positions resolve
-  /// through them (as the JS SDK relinks them since yorkie-js-sdk#1327).
-  ///
-  /// Spans must have passed ``validate(restoring:removing:)``.
-  ///
-  /// - Returns: the pieces made live again, and the pieces recreated.
-  package func restore(_ spans: [RestoreSpan], executedAt: TimeTicket, fallback: TextPosition?,
-                       journal: Journal) -> (revived: [Int32], recreated: [Int32]) {
-    splitGarbage.removeAll(keepingCapacity: true)
-    var revived: [Int32] = []
-    var recreated: [Int32] = []
-    var chainAnchor: Int32 = -1
-    for span in spans {
-      let pieces = piecesOverlapping(span.createdAt, span.start, span.end)
-      var units: [UInt16]? = nil
-      var cursor = span.start
-      var pieceIndex = 0
-      while cursor < span.end {
-        let piece: Int32 = pieceIndex < pieces.count ? pieces[pieceIndex] : -1
-        let pieceStart = piece >= 0 ? nodes[Int(piece)].id.offset : Int32.max
-        let pieceEnd = piece >= 0 ? pieceStart + nodes[Int(piece)].length : Int32.max
-        if piece >= 0 && pieceStart <= cursor {
-          let overlapEnd = Swift.min(pieceEnd, span.end)
-          if let removedAt = nodes[Int(piece)].removedAt {
-            let target = isolate(piece, from: cursor, to: overlapEnd, journal: journal)
-            journal.append(.textRestoreRemoved(self, target, removedAt))
-            nodes[Int(target)].removedAt = nil
-            index.setWeight(target, Int(nodes[Int(target)].length))
-            revived.append(target)
-            chainAnchor = target
-          } else {
-            chainAnchor = piece
-          }
-          cursor = overlapEnd
-          if overlapEnd >= pieceEnd { pieceIndex += 1 }
-        } else {
-          let gapEnd = Swift.min(pieceStart, span.end)
-          if units == nil { units = Array(span.content.utf16) }
-          let anchor = restoreAnchor(span.createdAt, gapStart: cursor, gapEnd: gapEnd, executedAt: executedAt,
-                                     fallback: fallback, chainAnchor: chainAnchor, journal: journal)
-          let handle = recreate(span, units: units!, from: cursor, to: gapEnd, after: anchor, executedAt: executedAt, journal: journal)
-          recreated.append(handle)
-          chainAnchor = handle
-          cursor = gapEnd
-        }
-      }
-    }
-    return (revived, recreated)
-  }
-
-  /// The pieces of insertion `createdAt`, live or removed, that overlap offsets `start..<end`,
-  /// in increasing offset.
-  private func piecesOverlapping(_ createdAt: TimeTicket, _ start: Int32, _ end: Int32) -> [Int32] {
-    var result: [Int32] = []
-    var handle = firstPiece[createdAt] ?? -1
-    while handle >= 0 {
-      let node = nodes[Int(handle)]
-      if node.id.offset >= end { break }
-      if node.id.offset + node.length > start { result.append(handle) }
-      handle = node.insNext
-    }
-    return result
-  }
-
-  /// The piece of insertion `createdAt` whose range holds `offset`, live or removed.
-  private func pieceCovering(_ createdAt: TimeTicket, _ offset: Int32) -> Int32? {
-    var handle = firstPiece[createdAt] ?? -1
-    while handle >= 0 {
-      let node = nodes[Int(handle)]
-      if node.id.offset > offset { return nil }
-      if offset < node.id.offset + node.length { return handle }
-      handle = node.insNext
-    }
-    return nil
-  }
-
-  /// Splits `piece` so that one piece covers exactly `from..<to` (offsets inside its insertion,
-  /// within the piece's range) and returns that piece.
-  private func isolate(_ piece: Int32, from: Int32, to: Int32, journal: Journal) -> Int32 {
-    var handle = piece
-    if from > nodes[Int(handle)].id.offset {
-      handle = split(handle, at: Int(from - nodes[Int(handle)].id.offset), journal: journal)
-    }
-    let start = nodes[Int(handle)].id.offset
-    if to < start + nodes[Int(handle)].length {
-      split(handle, at: Int(to - start), journal: journal)
-    }
-    return handle
-  }
-
-  /// The piece after which the recreated characters `gapStart..<gapEnd` of insertion
-  /// `createdAt` go (Yorkie's `findRestoreAnchor`): before the surviving piece that holds
-  /// `gapEnd`; else after the nearest surviving piece on their left; else before the nearest
-  /// surviving piece on their right; else after the piece restored just before them; else at
-  /// the operation's anchor (re-read against the current pieces); else after the head.
-  private func restoreAnchor(_ createdAt: TimeTicket, gapStart: Int32, gapEnd: Int32, executedAt: TimeTicket,
-                             fallback: TextPosition?, chainAnchor: Int32, journal: Journal) -> Int32 {
-    if let successor = pieceCovering(createdAt, gapEnd) { return nodes[Int(successor)].prev }
-    if gapStart > 0, let left = floorPiece(TextNodeID(createdAt: createdAt, offset: gapStart - 1)) { return left }
-    // Yorkie takes the insertion's last piece here; with several pieces right of the gap that
-    // puts the characters after all but the last of them, where a replica that had not purged
-    // them shows them before. The nearest piece on the right is where they were.
-    var right = firstPiece[createdAt] ?? -1
-    while right >= 0 && nodes[Int(right)].id.offset < gapEnd { right = nodes[Int(right)].insNext }
-    if right >= 0 { return nodes[Int(right)].prev }
-    if chainAnchor >= 0 { return chainAnchor }
-    if let fallback, let refined = refine(fallback),
-      let (left, _) = try? boundary(at: refined, editedAt: executedAt, journal: journal) {
-      return left
-    }
-    return CRDTText.head
-  }
-
-  /// Re-reads a position made against an older split of the pieces (Yorkie's `refinePos`): its
-  /// offset counts the content of its piece, then the visible characters of the pieces after it.
-  private func refine(_ position: TextPosition) -> TextPosition? {
-    guard var handle = floorPiece(position.id) else { return nil }
-    var offset = Int(position.relativeOffset)
-    var partLength = Int(nodes[Int(handle)].length)
-    while offset > partLength {
-      offset -= partLength
-      let next = nodes[Int(handle)].next
-      if next < 0 { return TextPosition(id: nodes[Int(handle)].id, relativeOffset: Int32(partLength)) }
-      handle = next
-      partLength = nodes[Int(handle)].isRemoved ? 0 : Int(nodes[Int(handle)].length)
-    }
-    return TextPosition(id: nodes[Int(handle)].id, relativeOffset: Int32(offset))
-  }
-
-  /// Links a live piece holding the characters `from..<to` of `span` after `anchor`, under its
-  /// original id, and inserts it into its insertion's chain at its offset.
-  private func recreate(_ span: RestoreSpan, units: [UInt16], from: Int32, to: Int32, after anchor: Int32,
-                        executedAt: TimeTicket, journal: Journal) -> Int32 {
-    let start = Int32(buffer.count)
-    let slice = units[Int(from - span.start)..<Int(to - span.start)]
-    buffer.append(contentsOf: slice)
-    if !mayHoldSurrogates, slice.contains(where: { UTF16.isLeadSurrogate($0) || UTF16.isTrailSurrogate($0) }) {
-      mayHoldSurrogates = true
-    }
-    var attributeSet: Int32 = -1
-    if !span.attributes.isEmpty {
-      var set = TextAttributes()
-      for (key, value) in span.attributes.sorted(by: { $0.key < $1.key }) { set.set(key, value, executedAt: executedAt) }
-      attributeSet = storeAttributes(set)
-    }
-    // The insertion's chain stays sorted by offset: find the pieces before and after `from`.
-    var insPrev: Int32 = -1
-    var insNext = firstPiece[span.createdAt] ?? -1
-    while insNext >= 0 && nodes[Int(insNext)].id.offset < from {
-      insPrev = insNext
-      insNext = nodes[Int(insNext)].insNext
-    }
-    let handle = link(Node(id: TextNodeID(createdAt: span.createdAt, offset: from), start: start, length: to - from,
-                           removedAt: nil, prev: anchor, next: -1, insPrev: insPrev, insNext: insNext, attributes: attributeSet),
-                      after: anchor)
-    if insPrev >= 0 { nodes[Int(insPrev)].insNext = handle } else { firstPiece[span.createdAt] = handle }
-    if insNext >= 0 { nodes[Int(insNext)].insPrev = handle }
-    journal.append(.textPurgeRecreated(self, handle))
-    return handle
-  }
-
   // MARK: Structure
 
   /// Splits piece `handle` so that a boundary falls `offset` units into it.
   ///
   /// - Returns: the part split off (right of the boundary), or -1 when `offset` is at an end.
   @discardableResult
-  private func split(_ handle: Int32, at offset: Int, journal: Journal) -> Int32 {
+  func split(_ handle: Int32, at offset: Int, journal: Journal) -> Int32 {
     let node = nodes[Int(handle)]
     guard offset > 0, offset < Int(node.length) else { return -1 }
     var attributeSet: Int32 = -1
@@ -616,7 +399,7 @@ package final class CRDTText: CRDTElement {
     }
   }
 
-  private func setAttributes(_ handle: Int32, _ set: TextAttributes) {
+  func setAttributes(_ handle: Int32, _ set: TextAttributes) {
     let current = nodes[Int(handle)].attributes
     if current >= 0 {
       attributeSets[Int(current)] = set
@@ -625,7 +408,7 @@ package final class CRDTText: CRDTElement {
     }
   }
 
-  private func storeAttributes(_ set: TextAttributes) -> Int32 {
+  func storeAttributes(_ set: TextAttributes) -> Int32 {
     if let reused = freeAttributeSets.popLast() {
       attributeSets[Int(reused)] = set
       return reused
@@ -634,13 +417,13 @@ package final class CRDTText: CRDTElement {
     return Int32(attributeSets.count - 1)
   }
 
-  private func releaseAttributes(_ set: Int32) {
+  func releaseAttributes(_ set: Int32) {
     guard set >= 0 else { return }
     attributeSets[Int(set)] = TextAttributes()
     freeAttributeSets.append(set)
   }
 
-  private func link(_ node: Node, after anchor: Int32, indexed: Bool = true) -> Int32 {
+  func link(_ node: Node, after anchor: Int32, indexed: Bool = true) -> Int32 {
     var node = node
     node.prev = anchor
     node.next = nodes[Int(anchor)].next
@@ -660,7 +443,7 @@ package final class CRDTText: CRDTElement {
     return handle
   }
 
-  private func unlink(_ handle: Int32) {
+  func unlink(_ handle: Int32) {
     let node = nodes[Int(handle)]
     nodes[Int(node.prev)].next = node.next
     if node.next >= 0 { nodes[Int(node.next)].prev = node.prev }
@@ -668,94 +451,6 @@ package final class CRDTText: CRDTElement {
     nodes[Int(handle)] = Node(id: TextNodeID(createdAt: .initial, offset: -1), start: 0, length: 0, removedAt: nil,
                               prev: -1, next: -1, insPrev: -1, insNext: -1, attributes: -1)
     freeHandles.append(handle)
-  }
-
-  /// Appends pieces exactly as a snapshot describes them, in document order.
-  package func appendDecoded(_ pieces: [ElementSnapshot.TextNode]) {
-    var last = CRDTText.head
-    while nodes[Int(last)].next >= 0 { last = nodes[Int(last)].next }
-    var state = DecodeState(last: last)
-    for piece in pieces {
-      var content = piece.value
-      _ = content.withUTF8 { utf8 in
-        try? appendDecodedPiece(id: piece.id, utf8: utf8, removedAt: piece.removedAt, attributes: piece.attributes, state: &state)
-      }
-    }
-    finishDecoding(&state)
-  }
-
-  /// Indexes the pieces appended since decoding began (in one bulk load when the text was empty).
-  package func finishDecoding(_ state: inout DecodeState) {
-    if let pending = state.pendingHandles {
-      index.bulkLoad(pending, weights: state.pendingWeights)
-      state.pendingHandles = nil
-      state.pendingWeights = []
-    }
-  }
-
-  /// Where decoding a text's pieces stands: the last piece, and the last piece of every
-  /// insertion that arrived split (most insertions arrive whole and are never looked up).
-  package struct DecodeState {
-    var last: Int32
-    var splitTails = TicketMap<Int32>()
-    /// While the text was empty when decoding began, pieces are indexed at the end, at once.
-    var pendingHandles: [Int32]?
-    var pendingWeights: [Int32] = []
-
-    package init(last: Int32 = CRDTText.head) {
-      self.last = last
-      if last == CRDTText.head { pendingHandles = [] }
-    }
-  }
-
-  /// Appends one piece as a snapshot describes it, after the pieces appended before it. Its
-  /// content is UTF-8 (transcoded into the UTF-16 buffer). Pieces of one insertion must come in
-  /// increasing offset and an id must not repeat; anything else is malformed input.
-  package func appendDecodedPiece(id: TextNodeID, utf8: UnsafeBufferPointer<UInt8>, removedAt: TimeTicket?,
-                                  attributes: [TextAttributes.Entry], state: inout DecodeState) throws(YorkieError) {
-    // Find the insertion's last piece before touching anything.
-    var tail: Int32 = -1
-    if id.offset > 0, let split = state.splitTails[id.createdAt] {
-      tail = split
-    } else if let first = firstPiece[id.createdAt] {
-      tail = first
-    }
-    if tail >= 0, nodes[Int(tail)].id.offset >= id.offset {
-      throw YorkieError(.invalidWireData, "text piece \(id) repeats or comes after a later piece of its insertion")
-    }
-    let start = Int32(buffer.count)
-    // ASCII (most text) widens byte by byte; anything else transcodes.
-    var combined: UInt8 = 0
-    for byte in utf8 { combined |= byte }
-    if combined < 0x80 {
-      for byte in utf8 { buffer.append(UInt16(byte)) }
-    } else {
-      let failed = transcode(utf8.makeIterator(), from: UTF8.self, to: UTF16.self, stoppingOnError: true) { unit in
-        buffer.append(unit)
-        if UTF16.isLeadSurrogate(unit) { mayHoldSurrogates = true }
-      }
-      if failed {
-        buffer.removeSubrange(Int(start)...)
-        throw YorkieError(.invalidWireData, "text piece \(id) is not valid UTF-8")
-      }
-    }
-    let length = Int32(buffer.count) - start
-    let attributeSet = attributes.isEmpty ? -1 : storeAttributes(TextAttributes(attributes))
-    let handle = link(Node(id: id, start: start, length: length, removedAt: removedAt,
-                           prev: state.last, next: -1, insPrev: -1, insNext: -1, attributes: attributeSet),
-                      after: state.last, indexed: state.pendingHandles == nil)
-    if state.pendingHandles != nil {
-      state.pendingHandles!.append(handle)
-      state.pendingWeights.append(removedAt == nil ? length : 0)
-    }
-    state.last = handle
-    if tail >= 0 {
-      nodes[Int(tail)].insNext = handle
-      nodes[Int(handle)].insPrev = tail
-      state.splitTails[id.createdAt] = handle
-    } else {
-      firstPiece[id.createdAt] = handle
-    }
   }
 
   // MARK: Garbage collection

@@ -1,0 +1,91 @@
+// Building a text from a snapshot: pieces appended in document order, indexed in one pass.
+extension CRDTText {
+  /// Appends pieces exactly as a snapshot describes them, in document order.
+  package func appendDecoded(_ pieces: [ElementSnapshot.TextNode]) {
+    var last = CRDTText.head
+    while nodes[Int(last)].next >= 0 { last = nodes[Int(last)].next }
+    var state = DecodeState(last: last)
+    for piece in pieces {
+      var content = piece.value
+      _ = content.withUTF8 { utf8 in
+        try? appendDecodedPiece(id: piece.id, utf8: utf8, removedAt: piece.removedAt, attributes: piece.attributes, state: &state)
+      }
+    }
+    finishDecoding(&state)
+  }
+
+  /// Indexes the pieces appended since decoding began (in one bulk load when the text was empty).
+  package func finishDecoding(_ state: inout DecodeState) {
+    if let pending = state.pendingHandles {
+      index.bulkLoad(pending, weights: state.pendingWeights)
+      state.pendingHandles = nil
+      state.pendingWeights = []
+    }
+  }
+
+  /// Where decoding a text's pieces stands: the last piece, and the last piece of every
+  /// insertion that arrived split (most insertions arrive whole and are never looked up).
+  package struct DecodeState {
+    var last: Int32
+    var splitTails = TicketMap<Int32>()
+    /// While the text was empty when decoding began, pieces are indexed at the end, at once.
+    var pendingHandles: [Int32]?
+    var pendingWeights: [Int32] = []
+
+    package init(last: Int32 = CRDTText.head) {
+      self.last = last
+      if last == CRDTText.head { pendingHandles = [] }
+    }
+  }
+
+  /// Appends one piece as a snapshot describes it, after the pieces appended before it. Its
+  /// content is UTF-8 (transcoded into the UTF-16 buffer). Pieces of one insertion must come in
+  /// increasing offset and an id must not repeat; anything else is malformed input.
+  package func appendDecodedPiece(id: TextNodeID, utf8: UnsafeBufferPointer<UInt8>, removedAt: TimeTicket?,
+                                  attributes: [TextAttributes.Entry], state: inout DecodeState) throws(YorkieError) {
+    // Find the insertion's last piece before touching anything.
+    var tail: Int32 = -1
+    if id.offset > 0, let split = state.splitTails[id.createdAt] {
+      tail = split
+    } else if let first = firstPiece[id.createdAt] {
+      tail = first
+    }
+    if tail >= 0, nodes[Int(tail)].id.offset >= id.offset {
+      throw YorkieError(.invalidWireData, "text piece \(id) repeats or comes after a later piece of its insertion")
+    }
+    let start = Int32(buffer.count)
+    // ASCII (most text) widens byte by byte; anything else transcodes.
+    var combined: UInt8 = 0
+    for byte in utf8 { combined |= byte }
+    if combined < 0x80 {
+      for byte in utf8 { buffer.append(UInt16(byte)) }
+    } else {
+      let failed = transcode(utf8.makeIterator(), from: UTF8.self, to: UTF16.self, stoppingOnError: true) { unit in
+        buffer.append(unit)
+        if UTF16.isLeadSurrogate(unit) { mayHoldSurrogates = true }
+      }
+      if failed {
+        buffer.removeSubrange(Int(start)...)
+        throw YorkieError(.invalidWireData, "text piece \(id) is not valid UTF-8")
+      }
+    }
+    let length = Int32(buffer.count) - start
+    let attributeSet = attributes.isEmpty ? -1 : storeAttributes(TextAttributes(attributes))
+    let handle = link(Node(id: id, start: start, length: length, removedAt: removedAt,
+                           prev: state.last, next: -1, insPrev: -1, insNext: -1, attributes: attributeSet),
+                      after: state.last, indexed: state.pendingHandles == nil)
+    if state.pendingHandles != nil {
+      state.pendingHandles!.append(handle)
+      state.pendingWeights.append(removedAt == nil ? length : 0)
+    }
+    state.last = handle
+    if tail >= 0 {
+      nodes[Int(tail)].insNext = handle
+      nodes[Int(handle)].insPrev = tail
+      state.splitTails[id.createdAt] = handle
+    } else {
+      firstPiece[id.createdAt] = handle
+    }
+  }
+
+}

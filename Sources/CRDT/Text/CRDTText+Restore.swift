@@ -1,0 +1,221 @@
+// Yorkie's identity-preserving undo/redo of text edits: pieces revived or removed again by
+// their original identity (Operation.restoreEdit).
+extension CRDTText {
+  // MARK: Restoring by identity
+
+  /// Checks the spans of a ``Operation/restoreEdit`` before anything is touched: offsets must
+  /// be a range inside an insertion (not the head's), and every span that may have to be
+  /// recreated must carry exactly `end - start` UTF-16 units of content.
+  package static func validate(restoring: [RestoreSpan], removing: [RestoreSpan]) throws(YorkieError) {
+    for span in restoring + removing {
+      guard span.createdAt != .initial else {
+        throw YorkieError(.invalidWireData, "a restore span cannot name the head of a text (\(span.createdAt))")
+      }
+      guard span.start >= 0, span.end >= span.start else {
+        throw YorkieError(.invalidWireData, "restore span \(span.createdAt) has the invalid range \(span.start)..<\(span.end)")
+      }
+    }
+    for span in restoring where span.content.utf16.count != Int(span.end - span.start) {
+      throw YorkieError(.invalidWireData,
+                        "restore span \(span.createdAt) \(span.start)..<\(span.end) carries \(span.content.utf16.count) UTF-16 units of content")
+    }
+  }
+
+  /// Removes again the live characters that `spans` name by identity (Yorkie's `retombstone`,
+  /// the redo of an identity-preserving undo): pieces are split at the span boundaries and the
+  /// parts inside are marked removed at `executedAt`. Removed or purged characters are skipped.
+  ///
+  /// - Returns: the pieces removed (for garbage collection) and, when `wantsIndexes`, the visible
+  ///   range each occupied just before its removal.
+  package func retombstone(_ spans: [RestoreSpan], executedAt: TimeTicket, journal: Journal,
+                           wantsIndexes: Bool) -> (removed: [Int32], ranges: [(from: Int, to: Int)]) {
+    splitGarbage.removeAll(keepingCapacity: true)
+    var removed: [Int32] = []
+    var ranges: [(from: Int, to: Int)] = []
+    for span in spans {
+      for piece in piecesOverlapping(span.createdAt, span.start, span.end) where nodes[Int(piece)].removedAt == nil {
+        let pieceStart = nodes[Int(piece)].id.offset
+        let pieceEnd = pieceStart + nodes[Int(piece)].length
+        let target = isolate(piece, from: Swift.max(pieceStart, span.start), to: Swift.min(pieceEnd, span.end), journal: journal)
+        if wantsIndexes {
+          let from = index.offset(of: target)
+          ranges.append((from, from + Int(nodes[Int(target)].length)))
+        }
+        journal.append(.textRestoreRemoved(self, target, nil))
+        nodes[Int(target)].removedAt = executedAt
+        index.setWeight(target, 0)
+        removed.append(target)
+      }
+    }
+    return (removed, ranges)
+  }
+
+  /// Revives the characters that `spans` name by identity (Yorkie's `restore`, the undo of a
+  /// deletion). For each part of a span: a live piece is left alone; a removed piece is split at
+  /// the span boundaries and the part inside becomes live again; characters garbage collection
+  /// purged are recreated under their original ids from the span's content, placed where the
+  /// insertion's surviving pieces say they were (Yorkie's `findRestoreAnchor`), else after the
+  /// piece restored just before, else at `fallback`, else at the head.
+  ///
+  /// Recreated pieces join their insertion's chain at their offset, so later positions resolve
+  /// through them (as the JS SDK relinks them since yorkie-js-sdk#1327).
+  ///
+  /// Spans must have passed ``validate(restoring:removing:)``.
+  ///
+  /// - Returns: the pieces made live again, and the pieces recreated.
+  package func restore(_ spans: [RestoreSpan], executedAt: TimeTicket, fallback: TextPosition?,
+                       journal: Journal) -> (revived: [Int32], recreated: [Int32]) {
+    splitGarbage.removeAll(keepingCapacity: true)
+    var revived: [Int32] = []
+    var recreated: [Int32] = []
+    var chainAnchor: Int32 = -1
+    for span in spans {
+      let pieces = piecesOverlapping(span.createdAt, span.start, span.end)
+      var units: [UInt16]? = nil
+      var cursor = span.start
+      var pieceIndex = 0
+      while cursor < span.end {
+        let piece: Int32 = pieceIndex < pieces.count ? pieces[pieceIndex] : -1
+        let pieceStart = piece >= 0 ? nodes[Int(piece)].id.offset : Int32.max
+        let pieceEnd = piece >= 0 ? pieceStart + nodes[Int(piece)].length : Int32.max
+        if piece >= 0 && pieceStart <= cursor {
+          let overlapEnd = Swift.min(pieceEnd, span.end)
+          if let removedAt = nodes[Int(piece)].removedAt {
+            let target = isolate(piece, from: cursor, to: overlapEnd, journal: journal)
+            journal.append(.textRestoreRemoved(self, target, removedAt))
+            nodes[Int(target)].removedAt = nil
+            index.setWeight(target, Int(nodes[Int(target)].length))
+            revived.append(target)
+            chainAnchor = target
+          } else {
+            chainAnchor = piece
+          }
+          cursor = overlapEnd
+          if overlapEnd >= pieceEnd { pieceIndex += 1 }
+        } else {
+          let gapEnd = Swift.min(pieceStart, span.end)
+          if units == nil { units = Array(span.content.utf16) }
+          let anchor = restoreAnchor(span.createdAt, gapStart: cursor, gapEnd: gapEnd, executedAt: executedAt,
+                                     fallback: fallback, chainAnchor: chainAnchor, journal: journal)
+          let handle = recreate(span, units: units!, from: cursor, to: gapEnd, after: anchor, executedAt: executedAt, journal: journal)
+          recreated.append(handle)
+          chainAnchor = handle
+          cursor = gapEnd
+        }
+      }
+    }
+    return (revived, recreated)
+  }
+
+  /// The pieces of insertion `createdAt`, live or removed, that overlap offsets `start..<end`,
+  /// in increasing offset.
+  func piecesOverlapping(_ createdAt: TimeTicket, _ start: Int32, _ end: Int32) -> [Int32] {
+    var result: [Int32] = []
+    var handle = firstPiece[createdAt] ?? -1
+    while handle >= 0 {
+      let node = nodes[Int(handle)]
+      if node.id.offset >= end { break }
+      if node.id.offset + node.length > start { result.append(handle) }
+      handle = node.insNext
+    }
+    return result
+  }
+
+  /// The piece of insertion `createdAt` whose range holds `offset`, live or removed.
+  func pieceCovering(_ createdAt: TimeTicket, _ offset: Int32) -> Int32? {
+    var handle = firstPiece[createdAt] ?? -1
+    while handle >= 0 {
+      let node = nodes[Int(handle)]
+      if node.id.offset > offset { return nil }
+      if offset < node.id.offset + node.length { return handle }
+      handle = node.insNext
+    }
+    return nil
+  }
+
+  /// Splits `piece` so that one piece covers exactly `from..<to` (offsets inside its insertion,
+  /// within the piece's range) and returns that piece.
+  func isolate(_ piece: Int32, from: Int32, to: Int32, journal: Journal) -> Int32 {
+    var handle = piece
+    if from > nodes[Int(handle)].id.offset {
+      handle = split(handle, at: Int(from - nodes[Int(handle)].id.offset), journal: journal)
+    }
+    let start = nodes[Int(handle)].id.offset
+    if to < start + nodes[Int(handle)].length {
+      split(handle, at: Int(to - start), journal: journal)
+    }
+    return handle
+  }
+
+  /// The piece after which the recreated characters `gapStart..<gapEnd` of insertion
+  /// `createdAt` go (Yorkie's `findRestoreAnchor`): before the surviving piece that holds
+  /// `gapEnd`; else after the nearest surviving piece on their left; else before the nearest
+  /// surviving piece on their right; else after the piece restored just before them; else at
+  /// the operation's anchor (re-read against the current pieces); else after the head.
+  func restoreAnchor(_ createdAt: TimeTicket, gapStart: Int32, gapEnd: Int32, executedAt: TimeTicket,
+                             fallback: TextPosition?, chainAnchor: Int32, journal: Journal) -> Int32 {
+    if let successor = pieceCovering(createdAt, gapEnd) { return nodes[Int(successor)].prev }
+    if gapStart > 0, let left = floorPiece(TextNodeID(createdAt: createdAt, offset: gapStart - 1)) { return left }
+    // Yorkie takes the insertion's last piece here; with several pieces right of the gap that
+    // puts the characters after all but the last of them, where a replica that had not purged
+    // them shows them before. The nearest piece on the right is where they were.
+    var right = firstPiece[createdAt] ?? -1
+    while right >= 0 && nodes[Int(right)].id.offset < gapEnd { right = nodes[Int(right)].insNext }
+    if right >= 0 { return nodes[Int(right)].prev }
+    if chainAnchor >= 0 { return chainAnchor }
+    if let fallback, let refined = refine(fallback),
+      let (left, _) = try? boundary(at: refined, editedAt: executedAt, journal: journal) {
+      return left
+    }
+    return CRDTText.head
+  }
+
+  /// Re-reads a position made against an older split of the pieces (Yorkie's `refinePos`): its
+  /// offset counts the content of its piece, then the visible characters of the pieces after it.
+  func refine(_ position: TextPosition) -> TextPosition? {
+    guard var handle = floorPiece(position.id) else { return nil }
+    var offset = Int(position.relativeOffset)
+    var partLength = Int(nodes[Int(handle)].length)
+    while offset > partLength {
+      offset -= partLength
+      let next = nodes[Int(handle)].next
+      if next < 0 { return TextPosition(id: nodes[Int(handle)].id, relativeOffset: Int32(partLength)) }
+      handle = next
+      partLength = nodes[Int(handle)].isRemoved ? 0 : Int(nodes[Int(handle)].length)
+    }
+    return TextPosition(id: nodes[Int(handle)].id, relativeOffset: Int32(offset))
+  }
+
+  /// Links a live piece holding the characters `from..<to` of `span` after `anchor`, under its
+  /// original id, and inserts it into its insertion's chain at its offset.
+  func recreate(_ span: RestoreSpan, units: [UInt16], from: Int32, to: Int32, after anchor: Int32,
+                        executedAt: TimeTicket, journal: Journal) -> Int32 {
+    let start = Int32(buffer.count)
+    let slice = units[Int(from - span.start)..<Int(to - span.start)]
+    buffer.append(contentsOf: slice)
+    if !mayHoldSurrogates, slice.contains(where: { UTF16.isLeadSurrogate($0) || UTF16.isTrailSurrogate($0) }) {
+      mayHoldSurrogates = true
+    }
+    var attributeSet: Int32 = -1
+    if !span.attributes.isEmpty {
+      var set = TextAttributes()
+      for (key, value) in span.attributes.sorted(by: { $0.key < $1.key }) { set.set(key, value, executedAt: executedAt) }
+      attributeSet = storeAttributes(set)
+    }
+    // The insertion's chain stays sorted by offset: find the pieces before and after `from`.
+    var insPrev: Int32 = -1
+    var insNext = firstPiece[span.createdAt] ?? -1
+    while insNext >= 0 && nodes[Int(insNext)].id.offset < from {
+      insPrev = insNext
+      insNext = nodes[Int(insNext)].insNext
+    }
+    let handle = link(Node(id: TextNodeID(createdAt: span.createdAt, offset: from), start: start, length: to - from,
+                           removedAt: nil, prev: anchor, next: -1, insPrev: insPrev, insNext: insNext, attributes: attributeSet),
+                      after: anchor)
+    if insPrev >= 0 { nodes[Int(insPrev)].insNext = handle } else { firstPiece[span.createdAt] = handle }
+    if insNext >= 0 { nodes[Int(insNext)].insPrev = handle }
+    journal.append(.textPurgeRecreated(self, handle))
+    return handle
+  }
+
+}
