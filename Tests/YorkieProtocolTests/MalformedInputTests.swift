@@ -78,11 +78,9 @@ struct MalformedInputTests {
   @Test func modelConversionRefusesWhatTheModelCannotHold() throws {
     func modelFailure(_ text: String) throws -> YorkieError? {
       let pack = try PBChangePack(jsonText: text)
-      do {
-        _ = try pack.model()
-        return nil
-      } catch let error as YorkieError {
-        return error
+      switch Result(catching: { try pack.model("changePack") }) {
+      case .success: return nil
+      case .failure(let error): return error as? YorkieError
       }
     }
     let actor = "ZsHworfk2TocLk8Q"

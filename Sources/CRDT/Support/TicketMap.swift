@@ -45,6 +45,15 @@ package struct TicketMap<Value> {
     if shardShift >= 64 && shards[0].count > 1 << 12 { reshard() }
   }
 
+  /// Sets the value of `key` unless it has one; returns the value it already had (one probe
+  /// where a lookup and an insert would take two).
+  package mutating func insertIfAbsent(_ key: TimeTicket, _ value: Value) -> Value? {
+    let hash = Table<Value>.hash(key)
+    let existing = shards[shard(hash)].insertIfAbsent(key, value, hash: hash)
+    if existing == nil && shardShift >= 64 && shards[0].count > 1 << 12 { reshard() }
+    return existing
+  }
+
   /// Removes the entry of `key` and returns its value.
   @discardableResult
   package mutating func remove(_ key: TimeTicket) -> Value? {
@@ -126,6 +135,22 @@ private struct Table<Value> {
       return true
     }
     if added { count += 1 }
+  }
+
+  mutating func insertIfAbsent(_ key: TimeTicket, _ value: Value, hash: Int) -> Value? {
+    if (count + 1) * 2 > slots.count { grow() }
+    let mask = self.mask
+    let existing = slots.withUnsafeMutableBufferPointer { buffer -> Value? in
+      var slot = hash & mask
+      while let present = buffer[slot].value {
+        if buffer[slot].key == key { return present }
+        slot = (slot + 1) & mask
+      }
+      buffer[slot] = Slot(key: key, value: value)
+      return nil
+    }
+    if existing == nil { count += 1 }
+    return existing
   }
 
   mutating func remove(_ key: TimeTicket, hash: Int) -> Value? {

@@ -44,11 +44,15 @@ extension CRDTText {
   package func appendDecodedPiece(id: TextNodeID, utf8: UnsafeBufferPointer<UInt8>, removedAt: TimeTicket?,
                                   attributes: [TextAttributes.Entry], state: inout DecodeState) throws(YorkieError) {
     // Find the insertion's last piece before touching anything.
+    // Most pieces start an insertion (offset 0): they are entered in `firstPiece` below, in
+    // one probe that also detects a repeated id. Split pieces continue a chain.
     var tail: Int32 = -1
-    if id.offset > 0, let split = state.splitTails[id.createdAt] {
-      tail = split
-    } else if let first = firstPiece[id.createdAt] {
-      tail = first
+    if id.offset > 0 {
+      if let split = state.splitTails[id.createdAt] {
+        tail = split
+      } else if let first = firstPiece[id.createdAt] {
+        tail = first
+      }
     }
     if tail >= 0, nodes[Int(tail)].id.offset >= id.offset {
       throw YorkieError(.invalidWireData, "text piece \(id) repeats or comes after a later piece of its insertion")
@@ -83,8 +87,8 @@ extension CRDTText {
       nodes[Int(tail)].insNext = handle
       nodes[Int(handle)].insPrev = tail
       state.splitTails[id.createdAt] = handle
-    } else {
-      firstPiece[id.createdAt] = handle
+    } else if firstPiece.insertIfAbsent(id.createdAt, handle) != nil {
+      throw YorkieError(.invalidWireData, "text piece \(id) repeats")
     }
   }
 

@@ -166,7 +166,16 @@ package struct ProtoReader {
     return (Int(number), type)
   }
 
-  package mutating func varint() throws -> UInt64 {
+  @inline(__always) package mutating func varint() throws -> UInt64 {
+    // Most varints (field keys, small numbers) are one byte.
+    if position < end, base[position] < 0x80 {
+      defer { position += 1 }
+      return UInt64(base[position])
+    }
+    return try longVarint()
+  }
+
+  private mutating func longVarint() throws -> UInt64 {
     var result: UInt64 = 0
     var shift: UInt64 = 0
     while true {
