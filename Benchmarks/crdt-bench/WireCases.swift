@@ -84,7 +84,7 @@ func decodePackCase(changes count: Int) -> BenchCase {
 /// loaded into a fresh replica through a snapshot pack. `seconds` covers both; the line also
 /// gives each part and the snapshot's size.
 func snapshotTraceCase(name: String, trace traceName: String) -> BenchCase {
-  BenchCase(name: name, ops: 1, maxRepeats: 9) {
+  BenchCase(name: name, ops: 1, maxRepeats: 200) {
     let prepared: (trace: SequentialTrace, doc: Document)? = {
       guard let trace = try? TraceLoader.sequential(named: traceName) else { return nil }
       let doc = Document(key: "trace")

@@ -50,7 +50,7 @@ extension CRDTText {
     if id.offset > 0 {
       if let split = state.splitTails[id.createdAt] {
         tail = split
-      } else if let first = firstPiece[id.createdAt] {
+      } else if let first = firstPiece(of: id.createdAt) {
         tail = first
       }
     }
@@ -87,7 +87,7 @@ extension CRDTText {
       nodes[Int(tail)].insNext = handle
       nodes[Int(handle)].insPrev = tail
       state.splitTails[id.createdAt] = handle
-    } else if firstPiece.insertIfAbsent(id.createdAt, handle) != nil {
+    } else if insertFirstPieceIfAbsent(id.createdAt, handle) != nil {
       throw YorkieError(.invalidWireData, "text piece \(id) repeats")
     }
   }

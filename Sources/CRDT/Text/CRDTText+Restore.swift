@@ -111,7 +111,7 @@ extension CRDTText {
   /// in increasing offset.
   func piecesOverlapping(_ createdAt: TimeTicket, _ start: Int32, _ end: Int32) -> [Int32] {
     var result: [Int32] = []
-    var handle = firstPiece[createdAt] ?? -1
+    var handle = firstPiece(of: createdAt) ?? -1
     while handle >= 0 {
       let node = nodes[Int(handle)]
       if node.id.offset >= end { break }
@@ -123,7 +123,7 @@ extension CRDTText {
 
   /// The piece of insertion `createdAt` whose range holds `offset`, live or removed.
   func pieceCovering(_ createdAt: TimeTicket, _ offset: Int32) -> Int32? {
-    var handle = firstPiece[createdAt] ?? -1
+    var handle = firstPiece(of: createdAt) ?? -1
     while handle >= 0 {
       let node = nodes[Int(handle)]
       if node.id.offset > offset { return nil }
@@ -159,7 +159,7 @@ extension CRDTText {
     // Yorkie takes the insertion's last piece here; with several pieces right of the gap that
     // puts the characters after all but the last of them, where a replica that had not purged
     // them shows them before. The nearest piece on the right is where they were.
-    var right = firstPiece[createdAt] ?? -1
+    var right = firstPiece(of: createdAt) ?? -1
     while right >= 0 && nodes[Int(right)].id.offset < gapEnd { right = nodes[Int(right)].insNext }
     if right >= 0 { return nodes[Int(right)].prev }
     if chainAnchor >= 0 { return chainAnchor }
@@ -204,7 +204,7 @@ extension CRDTText {
     }
     // The insertion's chain stays sorted by offset: find the pieces before and after `from`.
     var insPrev: Int32 = -1
-    var insNext = firstPiece[span.createdAt] ?? -1
+    var insNext = firstPiece(of: span.createdAt) ?? -1
     while insNext >= 0 && nodes[Int(insNext)].id.offset < from {
       insPrev = insNext
       insNext = nodes[Int(insNext)].insNext
@@ -212,7 +212,7 @@ extension CRDTText {
     let handle = link(Node(id: TextNodeID(createdAt: span.createdAt, offset: from), start: start, length: to - from,
                            removedAt: nil, prev: anchor, next: -1, insPrev: insPrev, insNext: insNext, attributes: attributeSet),
                       after: anchor)
-    if insPrev >= 0 { nodes[Int(insPrev)].insNext = handle } else { firstPiece[span.createdAt] = handle }
+    if insPrev >= 0 { nodes[Int(insPrev)].insNext = handle } else { setFirstPiece(span.createdAt, handle) }
     if insNext >= 0 { nodes[Int(insNext)].insPrev = handle }
     journal.append(.textPurgeRecreated(self, handle))
     return handle

@@ -45,7 +45,8 @@ package final class CRDTText: CRDTElement {
   /// Whether any content ever held a surrogate (if not, no offset can split a pair).
   @exclusivity(unchecked) package internal(set) var mayHoldSurrogates = false
   @exclusivity(unchecked) var index = SequenceIndex()
-  @exclusivity(unchecked) var firstPiece = TicketMap<Int32>()
+  /// Insertion ticket → the insertion's first piece (see ``PieceTable``).
+  @exclusivity(unchecked) var pieceTable = PieceTable()
   @exclusivity(unchecked) package internal(set) var attributeSets: [TextAttributes] = []
   @exclusivity(unchecked) var freeAttributeSets: [Int32] = []
   /// Pieces split off during the current edit or style that carry garbage of their own (they
@@ -109,9 +110,31 @@ package final class CRDTText: CRDTElement {
   /// (capacities, so what the allocator holds for them).
   package var memoryFootprint: Int {
     nodes.memoryFootprint + buffer.capacity * 2 + index.memoryFootprint
-      + firstPiece.memoryFootprint + freeHandles.capacity * 4
+      + pieceTable.memoryFootprint + freeHandles.capacity * 4
       + attributeSets.capacity * MemoryLayout<TextAttributes>.stride
       + attributeSets.reduce(0) { $0 + $1.entries.capacity * MemoryLayout<TextAttributes.Entry>.stride }
+  }
+
+  // MARK: First pieces
+
+  /// The first piece of the insertion created at `createdAt`.
+  @inline(__always) func firstPiece(of createdAt: TimeTicket) -> Int32? {
+    pieceTable.value(createdAt) { nodes[Int($0)].id.createdAt }
+  }
+
+  /// Names `handle` (a piece of that insertion, already in the arena) as the insertion's first.
+  @inline(__always) func setFirstPiece(_ createdAt: TimeTicket, _ handle: Int32) {
+    pieceTable.set(createdAt, handle) { nodes[Int($0)].id.createdAt }
+  }
+
+  /// Forgets the insertion (before its last piece leaves the arena).
+  @inline(__always) func removeFirstPiece(_ createdAt: TimeTicket) {
+    pieceTable.remove(createdAt) { nodes[Int($0)].id.createdAt }
+  }
+
+  /// Names `handle` as the insertion's first piece unless one is named; returns that one.
+  @inline(__always) func insertFirstPieceIfAbsent(_ createdAt: TimeTicket, _ handle: Int32) -> Int32? {
+    pieceTable.insertIfAbsent(createdAt, handle) { nodes[Int($0)].id.createdAt }
   }
 
   // MARK: Positions
@@ -141,7 +164,7 @@ package final class CRDTText: CRDTElement {
   /// The piece of the insertion `id.createdAt` whose range starts at or before `id.offset`.
   package func floorPiece(_ id: TextNodeID) -> Int32? {
     if id.createdAt == nodes[Int(CRDTText.head)].id.createdAt && id.offset == 0 { return CRDTText.head }
-    guard var handle = firstPiece[id.createdAt], nodes[Int(handle)].id.offset <= id.offset else { return nil }
+    guard var handle = firstPiece(of: id.createdAt), nodes[Int(handle)].id.offset <= id.offset else { return nil }
     while true {
       let next = nodes[Int(handle)].insNext
       if next < 0 || nodes[Int(next)].id.offset > id.offset { return handle }
@@ -261,7 +284,7 @@ package final class CRDTText: CRDTElement {
       let node = Node(id: TextNodeID(createdAt: editedAt, offset: 0), start: start, length: Int32(unitCount), removedAt: nil,
                       prev: fromLeft, next: -1, insPrev: -1, insNext: -1, attributes: attributeSet)
       let newHandle = link(node, after: fromLeft)
-      firstPiece[editedAt] = newHandle
+      setFirstPiece(editedAt, newHandle)
       journal.append(.textUnlinkInserted(self, newHandle))
       inserted = newHandle
     }
@@ -378,7 +401,7 @@ package final class CRDTText: CRDTElement {
   /// Removes an inserted piece (rollback only).
   package func undoInsert(_ handle: Int32) {
     let node = nodes[Int(handle)]
-    if firstPiece[node.id.createdAt] == handle { firstPiece.remove(node.id.createdAt) }
+    if firstPiece(of: node.id.createdAt) == handle { removeFirstPiece(node.id.createdAt) }
     releaseAttributes(node.attributes)
     unlink(handle)
   }
@@ -483,8 +506,8 @@ package final class CRDTText: CRDTElement {
     let node = nodes[Int(handle)]
     if node.insPrev >= 0 { nodes[Int(node.insPrev)].insNext = node.insNext }
     if node.insNext >= 0 { nodes[Int(node.insNext)].insPrev = node.insPrev }
-    if firstPiece[node.id.createdAt] == handle {
-      if node.insNext >= 0 { firstPiece[node.id.createdAt] = node.insNext } else { firstPiece.remove(node.id.createdAt) }
+    if firstPiece(of: node.id.createdAt) == handle {
+      if node.insNext >= 0 { setFirstPiece(node.id.createdAt, node.insNext) } else { removeFirstPiece(node.id.createdAt) }
     }
     releaseAttributes(node.attributes)
     unlink(handle)
@@ -556,7 +579,7 @@ package final class CRDTText: CRDTElement {
         if next.insPrev != handle { return "insNext/insPrev disagree at \(node.id)" }
         if next.id.createdAt != node.id.createdAt || next.id.offset <= node.id.offset { return "insNext of \(node.id) is \(next.id)" }
       }
-      if node.insPrev < 0, firstPiece[node.id.createdAt] != handle { return "firstPiece does not name \(node.id)" }
+      if node.insPrev < 0, firstPiece(of: node.id.createdAt) != handle { return "firstPiece does not name \(node.id)" }
       order.append(handle)
       if order.count > nodes.count { return "the chain has a cycle" }
       previous = handle
