@@ -189,6 +189,7 @@ package final class CRDTRoot {
   package func garbageCollect(_ minSyncedVersionVector: VersionVector) -> Int {
     var count = 0
     var coverage: [ObjectIdentifier: Bool] = [:]
+    var textSafety: [ObjectIdentifier: [Bool]] = [:]
     func safe(_ array: CRDTArray, _ handle: Int32) -> Bool {
       let key = ObjectIdentifier(array)
       let allCovered = coverage[key] ?? {
@@ -225,7 +226,16 @@ package final class CRDTRoot {
         }
       case .textNode(let id):
         if let text = pair.parent as? CRDTText, let handle = text.piece(withID: id, hint: pair.handle) {
-          guard text.isSafeToPurge(handle, minSyncedVersionVector) else { continue }
+          let key = ObjectIdentifier(text)
+          let safety = textSafety[key] ?? {
+            let computed = text.safeToPurge(minSyncedVersionVector)
+            textSafety[key] = computed
+            return computed
+          }()
+          #if CRDT_INTERNAL_CHECKS
+          precondition(safety[Int(handle)] == text.isSafeToPurge(handle, minSyncedVersionVector), "GC safety table disagrees at \(id)")
+          #endif
+          guard safety[Int(handle)] else { continue }
           // A piece revived since (restore) is unregistered then; never purge a live one.
           if text.node(handle).isRemoved { text.purge(handle) }
         }

@@ -501,6 +501,34 @@ package final class CRDTText: CRDTElement {
     return true
   }
 
+  /// ``isSafeToPurge(_:_:)`` for every piece at once, indexed by handle: one pass over the
+  /// list instead of one walk per piece (a walk can cross the whole text when it was typed in
+  /// order). A piece's run ends at the first later piece whose ticket is not newer (next
+  /// smaller-or-equal, by a stack); it is safe when no uncovered piece comes before that end.
+  /// Purging pieces does not change the answer for the others: a purged piece's creation is
+  /// known to every replica, since its removal is.
+  package func safeToPurge(_ minSyncedVersionVector: VersionVector) -> [Bool] {
+    var order: [Int32] = []
+    var handle = nodes[Int(CRDTText.head)].next
+    while handle >= 0 {
+      order.append(handle)
+      handle = nodes[Int(handle)].next
+    }
+    let n = order.count
+    var result = [Bool](repeating: false, count: nodes.count)
+    var firstUncovered = n  // the first uncovered position after the one being looked at
+    var stack: [Int] = []   // positions to the right, tickets increasing from bottom to top... popped while newer
+    for i in stride(from: n - 1, through: 0, by: -1) {
+      let ticket = nodes[Int(order[i])].id.createdAt
+      while let top = stack.last, nodes[Int(order[top])].id.createdAt.isAfter(ticket) { stack.removeLast() }
+      let runEnd = stack.last ?? n
+      result[Int(order[i])] = firstUncovered >= runEnd
+      stack.append(i)
+      if !minSyncedVersionVector.covers(ticket) { firstUncovered = i }
+    }
+    return result
+  }
+
   /// Physically deletes a removed piece.
   package func purge(_ handle: Int32) {
     let node = nodes[Int(handle)]
