@@ -1,22 +1,22 @@
 /// One edit inside a change. Local edits and remote changes run through the same `execute`.
 package enum Operation: Sendable, Equatable {
   /// Set an object member.
-  case set(parentCreatedAt: TimeTicket, key: String, value: ElementSnapshot, executedAt: TimeTicket)
+  indirect case set(parentCreatedAt: TimeTicket, key: String, value: ElementSnapshot, executedAt: TimeTicket)
   /// Insert into an array after the position `previousCreatedAt`.
-  case add(parentCreatedAt: TimeTicket, previousCreatedAt: TimeTicket, value: ElementSnapshot, executedAt: TimeTicket)
+  indirect case add(parentCreatedAt: TimeTicket, previousCreatedAt: TimeTicket, value: ElementSnapshot, executedAt: TimeTicket)
   /// Move the array element `createdAt` after the position `previousCreatedAt`.
-  case move(parentCreatedAt: TimeTicket, previousCreatedAt: TimeTicket, createdAt: TimeTicket, executedAt: TimeTicket)
+  indirect case move(parentCreatedAt: TimeTicket, previousCreatedAt: TimeTicket, createdAt: TimeTicket, executedAt: TimeTicket)
   /// Remove an object member or array element.
-  case remove(parentCreatedAt: TimeTicket, createdAt: TimeTicket, executedAt: TimeTicket)
+  indirect case remove(parentCreatedAt: TimeTicket, createdAt: TimeTicket, executedAt: TimeTicket)
   /// Replace the array element `createdAt` with `value` (Yorkie's ArraySet).
-  case arraySet(parentCreatedAt: TimeTicket, createdAt: TimeTicket, value: ElementSnapshot, executedAt: TimeTicket)
+  indirect case arraySet(parentCreatedAt: TimeTicket, createdAt: TimeTicket, value: ElementSnapshot, executedAt: TimeTicket)
   /// Add to a counter. `value` is an Integer or Long primitive.
   case increase(parentCreatedAt: TimeTicket, value: PrimitiveValue, executedAt: TimeTicket)
   /// Replace a range of a text with `content` (attributes JSON-encoded, as on the wire).
-  case edit(parentCreatedAt: TimeTicket, from: TextPosition, to: TextPosition, content: String,
+  indirect case edit(parentCreatedAt: TimeTicket, from: TextPosition, to: TextPosition, content: String,
                      attributes: [String: String]?, executedAt: TimeTicket)
   /// Set and remove attributes on a range of a text.
-  case style(parentCreatedAt: TimeTicket, from: TextPosition, to: TextPosition, attributes: [String: String],
+  indirect case style(parentCreatedAt: TimeTicket, from: TextPosition, to: TextPosition, attributes: [String: String],
                       attributesToRemove: [String], executedAt: TimeTicket)
   /// Yorkie's identity-preserving undo/redo of a text edit (an `Edit` whose `restoreSpans` or
   /// `retombstoneSpans` is non-empty, Yorkie v0.7.13+): pieces are revived or removed again by
@@ -24,12 +24,12 @@ package enum Operation: Sendable, Equatable {
   /// two span lists swap roles. `from`/`to` only anchor content that must be recreated after
   /// garbage collection purged its whole insertion. With both lists empty it is a plain edit of
   /// `from..<to` with no content.
-  case restoreEdit(parentCreatedAt: TimeTicket, from: TextPosition, to: TextPosition, restoreSpans: [RestoreSpan],
+  indirect case restoreEdit(parentCreatedAt: TimeTicket, from: TextPosition, to: TextPosition, restoreSpans: [RestoreSpan],
                    restoreMode: RestoreMode, retombstoneSpans: [RestoreSpan], executedAt: TimeTicket)
   /// Count `actor` in a deduplicating counter (Yorkie's `Increase` with an `actor`, v0.7.5+).
   /// `value` is the wire operand, which must be the Integer or Long 1. On a plain counter it
   /// adds `value`, as Yorkie does.
-  case dedupIncrease(parentCreatedAt: TimeTicket, value: PrimitiveValue, actor: String, executedAt: TimeTicket)
+  indirect case dedupIncrease(parentCreatedAt: TimeTicket, value: PrimitiveValue, actor: String, executedAt: TimeTicket)
 
   /// The container (or counter) the operation targets.
   package var parentCreatedAt: TimeTicket {
