@@ -189,17 +189,6 @@ extension TimeTicket {
   }
 }
 
-extension ActorID {
-  /// The 12 bytes, without going through `Data`.
-  package var byteArray: [UInt8] {
-    var result = [UInt8](repeating: 0, count: 12)
-    var high = high
-    var low = low
-    for i in stride(from: 7, through: 0, by: -1) { result[i] = UInt8(truncatingIfNeeded: high); high >>= 8 }
-    for i in stride(from: 11, through: 8, by: -1) { result[i] = UInt8(truncatingIfNeeded: low); low >>= 8 }
-    return result
-  }
-}
 
 extension ProtoWriter {
   /// A 12-byte actor ID as a bytes field, written without an intermediate array.
