@@ -22,6 +22,28 @@ package final class CRDTRoot {
   package struct GCPairKey: Hashable {
     package let parent: TimeTicket
     package let child: GCChild
+
+    /// A cheap mix of the key's fields: what the store shards on and hashes (one word fed to
+    /// the hasher instead of every field).
+    var mix: UInt64 {
+      func mixed(_ ticket: TimeTicket) -> UInt64 {
+        var x = UInt64(bitPattern: ticket.lamport) &* 0x9E37_79B9_7F4A_7C15
+        x ^= ticket.actorID.high &* 0xC2B2_AE3D_27D4_EB4F
+        x ^= (UInt64(ticket.actorID.low) << 32 | UInt64(ticket.delimiter)) &* 0x1656_67B1_9E37_79F9
+        return x ^ (x >> 29)
+      }
+      var x = mixed(parent) &* 0xBF58_476D_1CE4_E5B9
+      switch child {
+      case .arrayPosition(let id): x ^= mixed(id)
+      case .textNode(let id): x ^= mixed(id.createdAt) &+ UInt64(UInt32(bitPattern: id.offset))
+      case .textAttribute(let id, let name):
+        x ^= mixed(id.createdAt) &+ UInt64(UInt32(bitPattern: id.offset)) &+ UInt64(bitPattern: Int64(name.hashValue))
+      }
+      x = (x ^ (x >> 31)) &* 0x94D0_49BB_1331_11EB
+      return x ^ (x >> 32)
+    }
+
+    package func hash(into hasher: inout Hasher) { hasher.combine(mix) }
   }
 
   package struct GCPair {
@@ -290,7 +312,7 @@ struct GCPairStore {
   private var shards = [[CRDTRoot.GCPairKey: CRDTRoot.GCPair]](repeating: [:], count: 64)
   private(set) var count = 0
 
-  @inline(__always) private func shard(_ key: CRDTRoot.GCPairKey) -> Int { key.hashValue & 63 }
+  @inline(__always) private func shard(_ key: CRDTRoot.GCPairKey) -> Int { Int(key.mix >> 58) }
 
   subscript(key: CRDTRoot.GCPairKey) -> CRDTRoot.GCPair? {
     get { shards[shard(key)][key] }
