@@ -129,7 +129,14 @@ package final class CRDTArray: CRDTElement {
   /// - Returns: the new node's handle, or nil when `previousID` is unknown.
   @discardableResult
   package func insert(_ element: CRDTElement, afterPosition previousID: TimeTicket, executedAt: TimeTicket) -> Int32? {
-    guard let anchor = skipNewer(from: previousID, executedAt: executedAt) else { return nil }
+    // Appending after the last position (the common case) has nothing to skip and no lookup.
+    let anchor: Int32
+    if previousID == nodes[Int(last)].id {
+      anchor = last
+    } else {
+      guard let found = skipNewer(from: previousID, executedAt: executedAt) else { return nil }
+      anchor = found
+    }
     return link(Node(id: element.createdAt, element: element, movedAt: nil, removedAt: nil, prev: anchor, next: -1), after: anchor)
   }
 

@@ -40,7 +40,8 @@ extension Operation {
 
     case .add(_, let previousCreatedAt, let value, let executedAt):
       guard let array = parent as? CRDTArray else { throw mismatch(parent, expected: "an array") }
-      guard array.position(withID: previousCreatedAt) != nil || array.position(ofElement: previousCreatedAt) != nil else {
+      guard previousCreatedAt == array.nodes[Int(array.last)].id || array.position(withID: previousCreatedAt) != nil
+        || array.position(ofElement: previousCreatedAt) != nil else {
         throw YorkieError(.elementNotFound, "array \(array.createdAt) has no position \(previousCreatedAt)")
       }
       let element = value.materialize()
