@@ -69,13 +69,15 @@ package final class CRDTObject: CRDTElement {
   /// tombstone, as in Go.)
   package func set(_ key: String, _ element: CRDTElement, executedAt: TimeTicket) -> SetResult {
     insertMember(Member(key: key, element: element))
-    guard let previous = winner[key] else {
+    // One hash of the key: find the slot once, then read and replace in place.
+    guard let slot = winner.index(forKey: key) else {
       winner[key] = element
       element.movedAt = executedAt
       return SetResult(previous: nil, tombstone: nil)
     }
+    let previous = winner.values[slot]
     if executedAt.isAfter(previous.positionedAt) {
-      winner[key] = element
+      winner.values[slot] = element
       element.movedAt = executedAt
       let evicted = !previous.isRemoved && previous.remove(at: executedAt)
       return SetResult(previous: previous, tombstone: evicted ? previous : nil)
