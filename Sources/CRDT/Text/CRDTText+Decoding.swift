@@ -14,6 +14,12 @@ extension CRDTText {
     finishDecoding(&state)
   }
 
+  /// Sizes an empty text's insertion table for `count` decoded pieces.
+  package func prepareDecoding(pieceCount count: Int) {
+    guard pieceTable.count == 0 else { return }
+    pieceTable = PieceTable(expectedCount: count)
+  }
+
   /// Indexes the pieces appended since decoding began (in one bulk load when the text was empty).
   package func finishDecoding(_ state: inout DecodeState) {
     if let pending = state.pendingHandles {

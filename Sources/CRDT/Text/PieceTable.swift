@@ -26,6 +26,22 @@ package struct PieceTable {
 
   package init() {}
 
+  /// A table sized for `expectedCount` entries from the start (a snapshot's text fills it at
+  /// once: no rehashing on the way).
+  package init(expectedCount: Int) {
+    func capacity(for count: Int) -> Int {
+      var capacity = 8
+      while capacity < count * 2 { capacity <<= 1 }
+      return capacity
+    }
+    if expectedCount >= 1 << 12 {
+      isSplit = true
+      shards = (0..<64).map { _ in Shard(capacity: capacity(for: expectedCount / 64 + 1)) }
+    } else {
+      shards = [Shard(capacity: capacity(for: expectedCount))]
+    }
+  }
+
   /// The number of entries.
   package var count: Int { shards.reduce(0) { $0 + $1.count } }
 
@@ -54,14 +70,15 @@ package struct PieceTable {
   /// The slot holding `key`, or the empty slot where it would go.
   @inline(__always) private func find(_ key: TimeTicket, _ tag: UInt32, in shard: Int,
                                       _ keyOf: (Int32) -> TimeTicket) -> (slot: Int, found: Bool) {
-    let slots = shards[shard].slots
-    let mask = slots.count - 1
-    var index = Int(tag) & mask
-    while true {
-      let slot = slots[index]
-      if slot == 0 { return (index, false) }
-      if UInt32(truncatingIfNeeded: slot >> 32) == tag && keyOf(PieceTable.handle(slot)) == key { return (index, true) }
-      index = (index + 1) & mask
+    shards[shard].slots.withUnsafeBufferPointer { slots in
+      let mask = slots.count - 1
+      var index = Int(tag) & mask
+      while true {
+        let slot = slots[index]
+        if slot == 0 { return (index, false) }
+        if UInt32(truncatingIfNeeded: slot >> 32) == tag && keyOf(PieceTable.handle(slot)) == key { return (index, true) }
+        index = (index + 1) & mask
+      }
     }
   }
 

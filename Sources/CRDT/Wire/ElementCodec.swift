@@ -475,14 +475,17 @@ package enum ElementCodec {
     // text exists before its nodes are read, without holding 100,000 readers in between.
     var meta = MetaReader()
     let start = r
+    var nodeCount = 0
     while let (field, type) = try r.nextField() {
       if field == 1 {
+        nodeCount += 1
         try r.skip(type)
       } else if try !meta.read(field, type, &r, first: 2) {
         try r.skip(type)
       }
     }
     let text = CRDTText(createdAt: try meta.createdAt(&r))
+    text.prepareDecoding(pieceCount: nodeCount)
     var state = CRDTText.DecodeState()
     var nodes = start
     while let (field, type) = try nodes.nextField() {
