@@ -167,6 +167,11 @@ package final class CRDTRoot {
     gcPairs[GCPairKey(parent: pair.parent.createdAt, child: pair.child)] = pair
   }
 
+  /// Records node-level garbage and returns the pair it replaced, if any (one hash lookup).
+  package func replaceGCPair(_ pair: GCPair, key: GCPairKey) -> GCPair? {
+    gcPairs.updateValue(pair, forKey: key)
+  }
+
   /// Forgets node-level garbage (rollback).
   package func unregisterGCPair(_ key: GCPairKey) {
     gcPairs[key] = nil
@@ -324,6 +329,13 @@ struct GCPairStore {
         count -= 1
       }
     }
+  }
+
+  /// Sets the pair of `key` and returns the one it replaced.
+  mutating func updateValue(_ value: CRDTRoot.GCPair, forKey key: CRDTRoot.GCPairKey) -> CRDTRoot.GCPair? {
+    let previous = shards[shard(key)].updateValue(value, forKey: key)
+    if previous == nil { count += 1 }
+    return previous
   }
 
   var entries: [(key: CRDTRoot.GCPairKey, value: CRDTRoot.GCPair)] {

@@ -250,8 +250,7 @@ extension Operation {
   /// Registers node-level garbage, remembering how to undo the registration.
   private func register(_ pair: CRDTRoot.GCPair, in root: CRDTRoot, journal: Journal) {
     let key = CRDTRoot.GCPairKey(parent: pair.parent.createdAt, child: pair.child)
-    if let previous = root.gcPair(key) { journal.append(.restoreGCPair(previous)) } else { journal.append(.unregisterGCPair(key)) }
-    root.registerGCPair(pair)
+    if let previous = root.replaceGCPair(pair, key: key) { journal.append(.restoreGCPair(previous)) } else { journal.append(.unregisterGCPair(key)) }
   }
 
   /// Pieces split off a tombstone are tombstones too, and attribute tombstones are copied into
