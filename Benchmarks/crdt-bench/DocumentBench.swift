@@ -234,3 +234,17 @@ extension Document {
     return ConcurrentEdits(seconds: seconds, inserted: inserted, deleted: deleted, changes: pendingChanges.count)
   }
 }
+
+/// Bytes per stored value of the types every operation appends somewhere (`--layout`).
+let memoryLayouts: [(String, Int)] = [
+  ("TimeTicket", MemoryLayout<TimeTicket>.stride),
+  ("Operation", MemoryLayout<Operation>.stride),
+  ("Journal.Record", MemoryLayout<Journal.Record>.stride),
+  ("ElementSnapshot", MemoryLayout<ElementSnapshot>.stride),
+  ("PrimitiveValue", MemoryLayout<PrimitiveValue>.stride),
+  ("CRDTRoot.GCPair", MemoryLayout<CRDTRoot.GCPair>.stride),
+  ("CRDTRoot.GCPairKey", MemoryLayout<CRDTRoot.GCPairKey>.stride),
+  ("CRDTText.Node", MemoryLayout<CRDTText.Node>.stride),
+  ("CRDTArray.MoveResult", MemoryLayout<CRDTArray.MoveResult>.stride),
+  ("Change", MemoryLayout<Change>.stride),
+]

@@ -38,6 +38,9 @@ while let argument = arguments.popFirst() {
     repeatCount = value
   case "--check-traces":  // load every editing trace in the data folder, check it by replay, print one line each
     exit(checkTraces())
+  case "--layout":  // hidden: the strides of the types the hot paths store per operation
+    for (name, stride) in memoryLayouts { print("\(name) \(stride)") }
+    exit(0)
   case "--inflate":  // hidden: gunzip FILE with our decoder, print its size, checksums and decode time
     guard let path = arguments.popFirst() else {
       note("crdt-bench: --inflate needs a file")

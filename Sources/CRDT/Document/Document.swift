@@ -19,23 +19,23 @@ public actor Document {
   /// The document's key, unique within a project.
   public nonisolated let key: String
   /// Whether the document is detached, attached or removed.
-  public private(set) var status: DocumentStatus = .detached
+  @exclusivity(unchecked) public private(set) var status: DocumentStatus = .detached
 
-  package private(set) var root = CRDTRoot()
-  package private(set) var changeID = ChangeID.initial
-  package private(set) var checkpoint = Checkpoint.initial
-  package private(set) var localChanges: [Change] = []
-  package private(set) var presenceMap: [ActorID: [String: JSONValue]] = [:]
-  package private(set) var onlineClients: Set<ActorID> = []
+  @exclusivity(unchecked) package private(set) var root = CRDTRoot()
+  @exclusivity(unchecked) package private(set) var changeID = ChangeID.initial
+  @exclusivity(unchecked) package private(set) var checkpoint = Checkpoint.initial
+  @exclusivity(unchecked) package private(set) var localChanges: [Change] = []
+  @exclusivity(unchecked) package private(set) var presenceMap: [ActorID: [String: JSONValue]] = [:]
+  @exclusivity(unchecked) package private(set) var onlineClients: Set<ActorID> = []
 
   private struct Subscriber {
     let path: String?
     let continuation: AsyncStream<DocEvent>.Continuation
   }
-  private var subscribers: [Int: Subscriber] = [:]
+  @exclusivity(unchecked) private var subscribers: [Int: Subscriber] = [:]
   /// Reused by every transaction so that its buffer is not allocated again each time.
   private let journal = Journal()
-  private var nextSubscriberID = 0
+  @exclusivity(unchecked) private var nextSubscriberID = 0
 
   /// Creates an empty, detached document.
   public init(key: String) {

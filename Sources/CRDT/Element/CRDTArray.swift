@@ -161,9 +161,17 @@ package final class CRDTArray: CRDTElement {
     /// the move won, and is dead from birth when it lost.
     package let newPosition: Int32
     /// The position the element left (now dead), when the move won.
-    package let oldPosition: Int32?
+    package var oldPosition: Int32? { storedOldPosition >= 0 ? storedOldPosition : nil }
     /// The element's `movedAt` before the move (for rollback).
     package let previousElementMovedAt: TimeTicket?
+    /// `oldPosition`, -1 for none (keeps the journal record that holds a result 8 bytes smaller).
+    private let storedOldPosition: Int32
+
+    init(newPosition: Int32, oldPosition: Int32?, previousElementMovedAt: TimeTicket?) {
+      self.newPosition = newPosition
+      self.storedOldPosition = oldPosition ?? -1
+      self.previousElementMovedAt = previousElementMovedAt
+    }
 
     /// The position that died: the old one when the move won, the new one when it lost.
     package var deadPosition: Int32 { oldPosition ?? newPosition }

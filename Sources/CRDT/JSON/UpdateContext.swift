@@ -10,9 +10,9 @@ package final class UpdateContext {
   @exclusivity(unchecked) package private(set) var operations: [Operation] = []
   @exclusivity(unchecked) package private(set) var infos: [OperationInfo] = []
   /// False once the update has returned: proxies refuse to work after that.
-  package var isActive = true
+  @exclusivity(unchecked) package var isActive = true
   /// The first error a non-throwing setter met; `update` throws it and rolls back.
-  package private(set) var deferredError: YorkieError?
+  @exclusivity(unchecked) package private(set) var deferredError: YorkieError?
 
   package init(root: CRDTRoot, journal: Journal, nextID: ChangeID, wantsInfo: Bool) {
     self.root = root
@@ -28,7 +28,7 @@ package final class UpdateContext {
   }
 
   /// Executes a locally built operation and records it.
-  package func push(_ operation: Operation, target: CRDTElement) throws(YorkieError) {
+  package func push(_ operation: consuming Operation, target: CRDTElement) throws(YorkieError) {
     assert(target.createdAt == operation.parentCreatedAt, "a local operation targets the element its proxy holds")
     let result = try operation.execute(on: root, journal: journal, wantsInfo: wantsInfo, target: target)
     if wantsInfo { infos.append(contentsOf: result) }

@@ -9,10 +9,18 @@ package final class Journal {
   package enum Record {
     case deregister(CRDTElement)
     case unregisterRemoved(TimeTicket)
-    case unregisterGCPair(CRDTRoot.GCPairKey)
+    /// Forgets the GC pair of a removed text piece (the common case: kept inline).
+    case unregisterTextNodeGCPair(CRDTElement, TextNodeID)
+    /// Forgets the GC pair of a dead array position (kept inline).
+    case unregisterPositionGCPair(CRDTElement, TimeTicket)
+    /// Forgets any other GC pair. Boxed: a key is 72 bytes, and every record would pay for it.
+    indirect case unregisterGCPair(CRDTRoot.GCPairKey)
     case restoreRemovedAt(CRDTElement, TimeTicket?)
     case restoreArrayElement(CRDTArray, CRDTElement, TimeTicket?)
-    case unsetObjectMember(CRDTObject, key: String, element: CRDTElement, previousWinner: CRDTElement?)
+    /// Undoes an object Set in one record: forgets the tombstone the Set registered (reviving
+    /// the evicted winner), forgets the new element and its subtree, and gives the key back to
+    /// the previous winner.
+    case undoObjectSet(CRDTObject, key: String, element: CRDTElement, previousWinner: CRDTElement?, tombstone: SetTombstone)
     case unlinkArrayElement(CRDTArray, CRDTElement)
     /// Undoes an insertion into an array: unlinks the element and forgets it (and its subtree).
     case undoArrayInsert(CRDTArray, CRDTElement)
@@ -27,17 +35,48 @@ package final class Journal {
     /// Undoes the recreation of a purged piece by a restore: unlinks it from the text and from
     /// its insertion's chain.
     case textPurgeRecreated(CRDTText, Int32)
-    case restoreGCPair(CRDTRoot.GCPair)
+    /// Puts back a GC pair that a newer one replaced (rare; boxed like `unregisterGCPair`).
+    indirect case restoreGCPair(CRDTRoot.GCPair)
+  }
+
+  /// Which element an object Set turned into a tombstone.
+  package enum SetTombstone: UInt8 {
+    /// None: the key was free, or its winner was already removed.
+    case none
+    /// The previous winner, which the new element evicted.
+    case previousWinner
+    /// The new element itself, which lost to a newer concurrent Set.
+    case element
   }
 
   @exclusivity(unchecked) package private(set) var records: [Record] = []
+  /// The counter whose value before this transaction is already recorded: a run of increases
+  /// of one counter needs one record (rollback restores the oldest value anyway).
+  @exclusivity(unchecked) private var journaledCounter: CRDTCounter?
 
   package init() {}
 
   @inline(__always) package func append(_ record: Record) { records.append(record) }
 
+  /// Records how to forget a GC pair that was just registered.
+  package func appendUnregister(_ key: CRDTRoot.GCPairKey, parent: CRDTElement) {
+    switch key.child {
+    case .textNode(let id): records.append(.unregisterTextNodeGCPair(parent, id))
+    case .arrayPosition(let id): records.append(.unregisterPositionGCPair(parent, id))
+    case .textAttribute: records.append(.unregisterGCPair(key))
+    }
+  }
+
+  /// Records `counter`'s value unless this transaction already recorded it last.
+  @inline(__always) package func appendCounterValue(_ counter: CRDTCounter) {
+    if journaledCounter === counter { return }
+    journaledCounter = counter
+    records.append(.restoreCounter(counter, counter.value))
+  }
+
   /// Forgets the records, keeping the buffer for the next transaction.
   package func commit() {
+    journaledCounter = nil
     records.removeAll(keepingCapacity: records.capacity <= 4096)
   }
 
@@ -49,13 +88,29 @@ package final class Journal {
         root.deregister(element)
       case .unregisterRemoved(let createdAt):
         root.unregisterRemoved(createdAt)
+      case .unregisterTextNodeGCPair(let text, let id):
+        root.unregisterGCPair(CRDTRoot.GCPairKey(parent: text.createdAt, child: .textNode(id)))
+      case .unregisterPositionGCPair(let array, let id):
+        root.unregisterGCPair(CRDTRoot.GCPairKey(parent: array.createdAt, child: .arrayPosition(id)))
       case .unregisterGCPair(let key):
         root.unregisterGCPair(key)
       case .restoreRemovedAt(let element, let old):
         element.removedAt = old
       case .restoreArrayElement(let array, let element, let old):
         array.restore(element, removedAt: old)
-      case .unsetObjectMember(let object, let key, let element, let previousWinner):
+      case .undoObjectSet(let object, let key, let element, let previousWinner, let tombstone):
+        switch tombstone {
+        case .none:
+          break
+        case .previousWinner:
+          if let previousWinner {
+            root.unregisterRemoved(previousWinner.createdAt)
+            previousWinner.removedAt = nil
+          }
+        case .element:
+          root.unregisterRemoved(element.createdAt)
+        }
+        if !(element is CRDTPrimitive) { root.deregister(element) }
         object.purge(element)
         object.restoreWinner(key, previousWinner)
       case .unlinkArrayElement(let array, let element):

@@ -26,15 +26,14 @@ extension Operation {
       let element = value.materialize()
       let result = object.set(key, element, executedAt: executedAt)
       let previousWinner = result.previous
-      journal.append(.unsetObjectMember(object, key: key, element: element, previousWinner: previousWinner))
       root.register(element, parent: object)
-      if !(element is CRDTPrimitive) { journal.append(.deregister(element)) }
+      var tombstoned = Journal.SetTombstone.none
       if let tombstone = result.tombstone {
         // Only a live occupant can be evicted, so its removedAt was nil before.
-        if tombstone === previousWinner { journal.append(.restoreRemovedAt(tombstone, nil)) }
+        tombstoned = tombstone === previousWinner ? .previousWinner : .element
         root.registerRemoved(tombstone, parent: object)
-        journal.append(.unregisterRemoved(tombstone.createdAt))
       }
+      journal.append(.undoObjectSet(object, key: key, element: element, previousWinner: previousWinner, tombstone: tombstoned))
       guard wantsInfo, let path = root.path(of: object.createdAt) else { return [] }
       return [OperationInfo(type: "set", path: path, key: key)]
 
@@ -68,7 +67,7 @@ extension Operation {
       let dead = array.nodes[Int(result.deadPosition)]
       let pair = CRDTRoot.GCPair(parent: array, child: .arrayPosition(dead.id), removedAt: dead.removedAt ?? executedAt)
       root.registerGCPair(pair)
-      journal.append(.unregisterGCPair(CRDTRoot.GCPairKey(parent: array.createdAt, child: pair.child)))
+      journal.append(.unregisterPositionGCPair(array, dead.id))
       guard wantsInfo, let path = root.path(of: array.createdAt) else { return [] }
       return [OperationInfo(type: "move", path: path, index: CRDTArray.infoIndex(array, createdAt), previousIndex: previousIndex)]
 
@@ -240,7 +239,7 @@ extension Operation {
       case .long(let v): delta = v
       default: throw YorkieError(.typeMismatch, "a counter increases by an Integer or a Long, not \(operand)")
       }
-      journal.append(.restoreCounter(counter, counter.value))
+      journal.appendCounterValue(counter)
       counter.increase(by: delta)
       guard wantsInfo, let path = root.path(of: counter.createdAt) else { return [] }
       return [OperationInfo(type: "increase", path: path, value: operand.jsonValue)]
@@ -250,7 +249,7 @@ extension Operation {
   /// Registers node-level garbage, remembering how to undo the registration.
   private func register(_ pair: CRDTRoot.GCPair, in root: CRDTRoot, journal: Journal) {
     let key = CRDTRoot.GCPairKey(parent: pair.parent.createdAt, child: pair.child)
-    if let previous = root.replaceGCPair(pair, key: key) { journal.append(.restoreGCPair(previous)) } else { journal.append(.unregisterGCPair(key)) }
+    if let previous = root.replaceGCPair(pair, key: key) { journal.append(.restoreGCPair(previous)) } else { journal.appendUnregister(key, parent: pair.parent) }
   }
 
   /// Pieces split off a tombstone are tombstones too, and attribute tombstones are copied into
