@@ -2,6 +2,11 @@
 /// element by creation ticket (with its parent, for paths), the tombstones waiting for garbage
 /// collection, and the node-level garbage (GC pairs) such as dead array positions.
 ///
+/// Removed text pieces are the exception: they are garbage of their own (Yorkie registers one
+/// GC pair each), but a text already marks them, so the root keeps only the set of texts that
+/// may hold some and finds the pieces there. A deletion costs no pair, and a document does not
+/// keep a second copy of every removed piece's identity.
+///
 /// Garbage collection is the only place that physically deletes anything.
 package final class CRDTRoot {
   package struct Entry {
@@ -13,8 +18,6 @@ package final class CRDTRoot {
   package enum GCChild: Hashable {
     /// A dead array position, named by its id.
     case arrayPosition(TimeTicket)
-    /// A removed piece of text.
-    case textNode(TextNodeID)
     /// A removed text attribute of a piece.
     case textAttribute(TextNodeID, String)
   }
@@ -35,7 +38,6 @@ package final class CRDTRoot {
       var x = mixed(parent) &* 0xBF58_476D_1CE4_E5B9
       switch child {
       case .arrayPosition(let id): x ^= mixed(id)
-      case .textNode(let id): x ^= mixed(id.createdAt) &+ UInt64(UInt32(bitPattern: id.offset))
       case .textAttribute(let id, let name):
         x ^= mixed(id.createdAt) &+ UInt64(UInt32(bitPattern: id.offset)) &+ UInt64(bitPattern: Int64(name.hashValue))
       }
@@ -68,6 +70,10 @@ package final class CRDTRoot {
   /// at the end of the pass.
   @exclusivity(unchecked) private var purgedInPass: Set<TimeTicket>?
   @exclusivity(unchecked) private var gcPairs = GCPairStore()
+  /// Texts that may hold removed pieces (Yorkie's text-node GC pairs), purged or not: like a GC
+  /// pair, a removed piece stays garbage until collected even when its text is gone. A text
+  /// leaves the set when a pass finds none left.
+  @exclusivity(unchecked) private var garbageTexts: [ObjectIdentifier: CRDTText] = [:]
 
   package init(object: CRDTObject = CRDTObject(createdAt: .initial)) {
     self.object = object
@@ -93,7 +99,7 @@ package final class CRDTRoot {
       var handle = text.nodes[Int(CRDTText.head)].next
       while handle >= 0 {
         let node = text.nodes[Int(handle)]
-        if let removedAt = node.removedAt { registerGCPair(GCPair(parent: text, child: .textNode(node.id), removedAt: removedAt)) }
+        if node.isRemoved { noteTextGarbage(text) }
         if node.attributes >= 0 {
           for entry in text.attributeSets[Int(node.attributes)].entries where entry.isRemoved {
             registerGCPair(GCPair(parent: text, child: .textAttribute(node.id, entry.key), removedAt: entry.updatedAt))
@@ -162,6 +168,24 @@ package final class CRDTRoot {
     if let index = removed.lastIndex(where: { $0.element.createdAt == createdAt }) { removed.remove(at: index) }
   }
 
+  /// Notes that `text` now holds removed pieces (its garbage is found there).
+  @inline(__always) package func noteTextGarbage(_ text: CRDTText) {
+    let key = ObjectIdentifier(text)
+    if garbageTexts[key] == nil { garbageTexts[key] = text }
+  }
+
+  /// The removed pieces of `text`, in text order.
+  private static func removedPieceCount(_ text: CRDTText) -> Int {
+    var count = 0
+    var handle = text.nodes[Int(CRDTText.head)].next
+    while handle >= 0 {
+      let node = text.nodes[Int(handle)]
+      if node.isRemoved { count += 1 }
+      handle = node.next
+    }
+    return count
+  }
+
   /// Records node-level garbage.
   package func registerGCPair(_ pair: GCPair) {
     gcPairs[GCPairKey(parent: pair.parent.createdAt, child: pair.child)] = pair
@@ -181,30 +205,23 @@ package final class CRDTRoot {
   package func gcPair(_ key: GCPairKey) -> GCPair? { gcPairs[key] }
 
   /// Tombstones and dead nodes not yet purged, counted as Yorkie counts them: every removed
-  /// element once, together with every element below a removed container, plus every GC pair.
+  /// element once, together with every element below a removed container, plus every GC pair
+  /// (a removed text piece counts as one, as its pair does in Yorkie).
   package var garbageLength: Int {
     var seen = Set<TimeTicket>()
     for entry in removed {
       seen.insert(entry.element.createdAt)
       entry.element.forEachDescendant { seen.insert($0.createdAt) }
     }
-    return seen.count + gcPairs.count
+    return seen.count + gcPairs.count + garbageTexts.values.reduce(0) { $0 + CRDTRoot.removedPieceCount($1) }
   }
 
-  /// Verifies the text garbage bookkeeping: every removed text piece has a GC pair, and every
-  /// text-piece pair names a removed piece that exists. Returns the first violation.
+  /// Verifies the text garbage bookkeeping: every registered text that holds a removed piece
+  /// is tracked for collection. Returns the first violation.
   package func checkGarbageInvariants() -> String? {
-    for (_, pair) in gcPairs.entries {
-      guard case .textNode(let id) = pair.child, let text = pair.parent as? CRDTText else { continue }
-      guard let handle = text.piece(withID: id, hint: pair.handle) else { return "a GC pair names the missing piece \(id)" }
-      if !text.node(handle).isRemoved { return "a GC pair names the live piece \(id)" }
-    }
     for (_, entry) in registry.entries {
-      guard let text = entry.element as? CRDTText else { continue }
-      for handle in text.removedPieces {
-        let key = GCPairKey(parent: text.createdAt, child: .textNode(text.id(of: handle)))
-        if gcPairs[key] == nil { return "the removed piece \(text.id(of: handle)) has no GC pair" }
-      }
+      guard let text = entry.element as? CRDTText, garbageTexts[ObjectIdentifier(text)] == nil else { continue }
+      if CRDTRoot.removedPieceCount(text) > 0 { return "the text \(text.createdAt) holds removed pieces but is not tracked as garbage" }
     }
     return nil
   }
@@ -216,7 +233,6 @@ package final class CRDTRoot {
   package func garbageCollect(_ minSyncedVersionVector: VersionVector) -> Int {
     var count = 0
     var coverage: [ObjectIdentifier: Bool] = [:]
-    var textSafety: [ObjectIdentifier: [Bool]] = [:]
     func safe(_ array: CRDTArray, _ handle: Int32) -> Bool {
       let key = ObjectIdentifier(array)
       let allCovered = coverage[key] ?? {
@@ -251,21 +267,6 @@ package final class CRDTRoot {
           guard safe(array, handle) else { continue }
           array.purgeDeadPosition(handle)
         }
-      case .textNode(let id):
-        if let text = pair.parent as? CRDTText, let handle = text.piece(withID: id, hint: pair.handle) {
-          let key = ObjectIdentifier(text)
-          let safety = textSafety[key] ?? {
-            let computed = text.safeToPurge(minSyncedVersionVector)
-            textSafety[key] = computed
-            return computed
-          }()
-          #if CRDT_INTERNAL_CHECKS
-          precondition(safety[Int(handle)] == text.isSafeToPurge(handle, minSyncedVersionVector), "GC safety table disagrees at \(id)")
-          #endif
-          guard safety[Int(handle)] else { continue }
-          // A piece revived since (restore) is unregistered then; never purge a live one.
-          if text.node(handle).isRemoved { text.purge(handle) }
-        }
       case .textAttribute(let id, let name):
         if let text = pair.parent as? CRDTText, let handle = text.piece(withID: id, hint: pair.handle) {
           _ = text.purgeAttribute(handle, key: name, removedAt: pair.removedAt)
@@ -273,6 +274,33 @@ package final class CRDTRoot {
       }
       gcPairs[key] = nil
       count += 1
+    }
+    // Removed text pieces, text by text (ordered so that the work is deterministic): the
+    // covered ones that are safe to purge.
+    for (key, text) in garbageTexts.sorted(by: { $0.value.createdAt < $1.value.createdAt }) {
+      var covered: [Int32] = []
+      var remaining = 0
+      var handle = text.nodes[Int(CRDTText.head)].next
+      while handle >= 0 {
+        let node = text.nodes[Int(handle)]
+        if let removedAt = node.removedAt {
+          remaining += 1
+          if minSyncedVersionVector.covers(removedAt) { covered.append(handle) }
+        }
+        handle = node.next
+      }
+      if !covered.isEmpty {
+        let safety = text.safeToPurge(minSyncedVersionVector)
+        for handle in covered where safety[Int(handle)] {
+          #if CRDT_INTERNAL_CHECKS
+          precondition(text.isSafeToPurge(handle, minSyncedVersionVector), "GC safety table disagrees at \(text.id(of: handle))")
+          #endif
+          text.purge(handle)
+          remaining -= 1
+          count += 1
+        }
+      }
+      if remaining == 0 { garbageTexts[key] = nil }
     }
     return count
   }

@@ -9,8 +9,6 @@ package final class Journal {
   package enum Record {
     case deregister(CRDTElement)
     case unregisterRemoved(TimeTicket)
-    /// Forgets the GC pair of a removed text piece (the common case: kept inline).
-    case unregisterTextNodeGCPair(CRDTElement, TextNodeID)
     /// Forgets the GC pair of a dead array position (kept inline).
     case unregisterPositionGCPair(CRDTElement, TimeTicket)
     /// Forgets any other GC pair. Boxed: a key is 72 bytes, and every record would pay for it.
@@ -61,7 +59,6 @@ package final class Journal {
   /// Records how to forget a GC pair that was just registered.
   package func appendUnregister(_ key: CRDTRoot.GCPairKey, parent: CRDTElement) {
     switch key.child {
-    case .textNode(let id): records.append(.unregisterTextNodeGCPair(parent, id))
     case .arrayPosition(let id): records.append(.unregisterPositionGCPair(parent, id))
     case .textAttribute: records.append(.unregisterGCPair(key))
     }
@@ -88,8 +85,6 @@ package final class Journal {
         root.deregister(element)
       case .unregisterRemoved(let createdAt):
         root.unregisterRemoved(createdAt)
-      case .unregisterTextNodeGCPair(let text, let id):
-        root.unregisterGCPair(CRDTRoot.GCPairKey(parent: text.createdAt, child: .textNode(id)))
       case .unregisterPositionGCPair(let array, let id):
         root.unregisterGCPair(CRDTRoot.GCPairKey(parent: array.createdAt, child: .arrayPosition(id)))
       case .unregisterGCPair(let key):

@@ -134,9 +134,7 @@ extension Operation {
       let result = try text.edit(from: from, to: to, content: content, attributes: attributes,
                                  editedAt: executedAt, versionVector: knowledge, journal: journal, wantsIndexes: wantsInfo)
       registerSplitGarbage(of: text, in: root, journal: journal)
-      for handle in result.removed {
-        register(CRDTRoot.GCPair(parent: text, child: .textNode(text.id(of: handle)), removedAt: executedAt, handle: handle), in: root, journal: journal)
-      }
+      if !result.removed.isEmpty { root.noteTextGarbage(text) }
       guard wantsInfo, let path = root.path(of: text.createdAt) else { return [] }
       return [OperationInfo(type: "edit", path: path, from: result.fromIndex, to: result.toIndex, value: .string(content))]
 
@@ -182,23 +180,16 @@ extension Operation {
       if !removing.isEmpty {
         let result = text.retombstone(removing, executedAt: executedAt, journal: journal, wantsIndexes: wantsInfo)
         registerSplitGarbage(of: text, in: root, journal: journal)
-        for handle in result.removed {
-          register(CRDTRoot.GCPair(parent: text, child: .textNode(text.id(of: handle)), removedAt: executedAt, handle: handle), in: root, journal: journal)
-        }
+        if !result.removed.isEmpty { root.noteTextGarbage(text) }
         for range in result.ranges { changes.append((range.from, range.to, "")) }
       }
       // 2. Revive what it removed. Parts split off a tombstone stay garbage (registered here);
       // revived pieces are garbage no more.
       if !restoring.isEmpty {
         let result = text.restore(restoring, executedAt: executedAt, fallback: from, journal: journal)
+        // Revived pieces are garbage no more: they are live again in the text, which is where
+        // removed pieces are counted.
         registerSplitGarbage(of: text, in: root, journal: journal)
-        for handle in result.revived {
-          let key = CRDTRoot.GCPairKey(parent: text.createdAt, child: .textNode(text.id(of: handle)))
-          if let previous = root.gcPair(key) {
-            journal.append(.restoreGCPair(previous))
-            root.unregisterGCPair(key)
-          }
-        }
         if wantsInfo {
           var insertions = (result.revived + result.recreated).map { handle in
             let index = text.visibleIndex(of: handle)
@@ -257,9 +248,7 @@ extension Operation {
   private func registerSplitGarbage(of text: CRDTText, in root: CRDTRoot, journal: Journal) {
     for handle in text.splitGarbage {
       let node = text.node(handle)
-      if let removedAt = node.removedAt {
-        register(CRDTRoot.GCPair(parent: text, child: .textNode(node.id), removedAt: removedAt, handle: handle), in: root, journal: journal)
-      }
+      if node.isRemoved { root.noteTextGarbage(text) }
       for entry in text.attributes(of: handle)?.entries ?? [] where entry.isRemoved {
         register(CRDTRoot.GCPair(parent: text, child: .textAttribute(node.id, entry.key), removedAt: entry.updatedAt, handle: handle), in: root, journal: journal)
       }

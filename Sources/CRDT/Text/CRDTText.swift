@@ -242,11 +242,13 @@ package final class CRDTText: CRDTElement {
     let (fromLeft, fromRight) = from == to ? (toLeft, toRight) : try boundary(at: from, editedAt: editedAt, journal: journal)
     let fromIndex = wantsIndexes ? visibleIndex(before: fromRight) : 0
     var removed: [Int32] = []
-    if versionVector == nil {
+    if from == to {
+      // An insertion: the range is empty, nothing to remove.
+    } else if versionVector == nil {
       // A local edit knows every piece and every tombstone in the range, so only the live
       // pieces matter: find them through the index instead of walking over tombstones.
-      let start = visibleIndex(before: fromRight)
-      let end = visibleIndex(before: toRight)
+      let start = wantsIndexes ? fromIndex : visibleIndex(before: fromRight)
+      let end = wantsIndexes ? toIndex : visibleIndex(before: toRight)
       var remaining = end - start
       while remaining > 0, let found = index.find(start), found.offset == 0 {
         let handle = found.handle
