@@ -64,16 +64,90 @@ struct SequenceIndexTests {
           #expect(index.offset(of: entry.handle) == sum, "seed \(seed)")
           #expect(index.weight(of: entry.handle) == entry.weight)
           for unit in 0..<entry.weight {
-            let found = try #require(index.find(sum + unit))
+            let hit = index.find(sum + unit)
+            let found = try #require(hit)
             #expect(found.handle == entry.handle && found.offset == unit, "seed \(seed)")
           }
           if entry.weight > 0 {
-            let boundary = try #require(index.find(sum + entry.weight, inclusiveEnd: true))
+            let hit = index.find(sum + entry.weight, inclusiveEnd: true)
+            let boundary = try #require(hit)
             #expect(boundary.handle == entry.handle && boundary.offset == entry.weight, "seed \(seed)")
           }
           sum += entry.weight
         }
-        #expect(index.find(sum) == nil)
+        let past = index.find(sum)
+        #expect(past == nil)
+      }
+    }
+  }
+
+  @Test("lookups near the previous one (the finger) agree with the model after every kind of edit", arguments: SeededRandom.seeds(4, base: 500))
+  func fingerLookups(seed: UInt64) throws {
+    var random = SeededRandom(seed: seed)
+    var index = SequenceIndex(capacity: 4)
+    var model: [(handle: Int32, weight: Int)] = []
+    var nextHandle: Int32 = 0
+    var cursor = 0
+    /// The model's answer for `position` (see `SequenceIndex.find`).
+    func expected(_ position: Int, inclusiveEnd: Bool) -> (handle: Int32, offset: Int)? {
+      var before = 0
+      for entry in model {
+        // With inclusiveEnd, the first handle of some weight whose end is at or past the
+        // position: a boundary belongs to the handle on its left (0 to the first such handle).
+        if inclusiveEnd ? (entry.weight > 0 && position <= before + entry.weight)
+          : (before <= position && position < before + entry.weight) {
+          return (entry.handle, position - before)
+        }
+        before += entry.weight
+      }
+      return nil
+    }
+    for step in 0..<2000 {
+      let total = model.reduce(0) { $0 + $1.weight }
+      // Look up around the cursor, as typing does, now and then anywhere.
+      let position = Int.random(in: 0..<10, using: &random) == 0
+        ? Int.random(in: 0...total + 1, using: &random)
+        : max(0, min(total + 1, cursor + Int.random(in: -3...3, using: &random)))
+      for inclusiveEnd in [false, true] {
+        let found = index.find(position, inclusiveEnd: inclusiveEnd)
+        let want = expected(position, inclusiveEnd: inclusiveEnd)
+        #expect(found?.handle == want?.handle && found?.offset == want?.offset,
+                "seed \(seed), step \(step): find(\(position), inclusiveEnd: \(inclusiveEnd))")
+      }
+      if let problem = index.checkInvariants() {
+        Issue.record("seed \(seed), step \(step): \(problem)")
+        return
+      }
+      cursor = position
+      // Edit near the cursor too: insert after the piece it falls in, change a weight, remove.
+      let action = Int.random(in: 0..<10, using: &random)
+      let near = expected(cursor, inclusiveEnd: true).flatMap { hit in model.firstIndex { $0.handle == hit.handle } }
+      if action < 6 || model.isEmpty {
+        let weight = Int.random(in: 0...3, using: &random)
+        let at = near.map { $0 + 1 } ?? Int.random(in: 0...model.count, using: &random)
+        index.insert(nextHandle, weight: weight, after: at == 0 ? nil : model[at - 1].handle)
+        model.insert((nextHandle, weight), at: at)
+        nextHandle += 1
+      } else if action < 9 {
+        let at = near ?? Int.random(in: 0..<model.count, using: &random)
+        let weight = Int.random(in: 0...3, using: &random)
+        index.setWeight(model[at].handle, weight)
+        model[at].weight = weight
+      } else {
+        let at = Int.random(in: 0..<model.count, using: &random)
+        index.remove(model[at].handle)
+        model.remove(at: at)
+      }
+      if let problem = index.checkInvariants() {
+        Issue.record("seed \(seed), step \(step), after the edit: \(problem)")
+        return
+      }
+      if step % 97 == 0 {
+        var sum = 0
+        for entry in model {
+          #expect(index.offset(of: entry.handle) == sum, "seed \(seed), step \(step)")
+          sum += entry.weight
+        }
       }
     }
   }
@@ -87,7 +161,8 @@ struct SequenceIndexTests {
       previous = handle
     }
     #expect(index.checkInvariants() == nil)
-    #expect(index.find(999)?.handle == 999)
+    let last = index.find(999)
+    #expect(last?.handle == 999)
     #expect(index.offset(of: 500) == 500)
   }
 }

@@ -22,6 +22,12 @@
 /// 2. An inner node's weight for a child equals the total weight stored below that child.
 /// 3. `leafOf[h]` names the leaf holding `h`, for every handle in the index, and -1 otherwise.
 /// 4. Parent links agree with child lists.
+/// 5. The finger, when set, names a leaf and the total weight of the handles before it.
+///
+/// The finger remembers the leaf the last ``find(_:inclusiveEnd:)`` ended in: editing mostly
+/// happens near the previous edit, so the next lookup usually starts there and reads one leaf
+/// instead of descending from the root. Weight changes and insertions inside that leaf keep it
+/// (they move nothing before it); any other change forgets it.
 package struct SequenceIndex: Sendable {
   /// Slots per leaf and per inner node.
   package let capacity: Int
@@ -42,6 +48,10 @@ package struct SequenceIndex: Sendable {
   private var height = 0
   private var root: Int32 = 0
   private var leafOf: [Int32] = []
+
+  /// The leaf of the last lookup, or -1, and the total weight before it.
+  private var fingerLeaf: Int32 = -1
+  private var fingerStart = 0
 
   /// The sum of all weights.
   package private(set) var totalWeight = 0
@@ -85,9 +95,22 @@ package struct SequenceIndex: Sendable {
   /// handle on its left (the caret convention of text). Returns nil when no handle qualifies.
   ///
   /// - Complexity: O(log n · capacity).
-  package func find(_ position: Int, inclusiveEnd: Bool = false) -> (handle: Int32, offset: Int)? {
+  package mutating func find(_ position: Int, inclusiveEnd: Bool = false) -> (handle: Int32, offset: Int)? {
     guard position >= 0, position < totalWeight || (inclusiveEnd && position <= totalWeight && position > 0)
     else { return nil }
+    // The finger's leaf first: a position inside it has the same answer as a full descent
+    // (the qualifying handle is unique), and one on its left edge belongs to a leaf before it.
+    if fingerLeaf >= 0, inclusiveEnd ? position > fingerStart : position >= fingerStart {
+      var remaining = position - fingerStart
+      let base = Int(fingerLeaf) * capacity
+      for i in 0..<Int(leafCount[Int(fingerLeaf)]) {
+        let w = Int(leafWeights[base + i])
+        if inclusiveEnd ? (remaining <= w && w > 0) : (remaining < w) {
+          return (leafHandles[base + i], remaining)
+        }
+        remaining -= w
+      }
+    }
     var remaining = position
     var node = root
     var level = height
@@ -107,6 +130,8 @@ package struct SequenceIndex: Sendable {
       node = innerChildren[base + chosen]
       level -= 1
     }
+    fingerLeaf = node
+    fingerStart = position - remaining
     let base = Int(node) * capacity
     for i in 0..<Int(leafCount[Int(node)]) {
       let w = Int(leafWeights[base + i])
@@ -130,6 +155,7 @@ package struct SequenceIndex: Sendable {
       sum += Int(leafWeights[base + i])
       i += 1
     }
+    if leaf == fingerLeaf { return fingerStart + sum }
     var child = leaf
     var parent = leafParent[Int(leaf)]
     while parent >= 0 {
@@ -188,6 +214,8 @@ package struct SequenceIndex: Sendable {
     if Int(handle) >= leafOf.count {
       leafOf.append(contentsOf: repeatElement(-1, count: Int(handle) - leafOf.count + 1))
     }
+    // An insertion into the finger's leaf that fits moves nothing before it; anything else may.
+    if leaf != fingerLeaf || Int(leafCount[Int(leaf)]) >= capacity { fingerLeaf = -1 }
     count += 1
     totalWeight += weight
     insertIntoLeaf(leaf, at: position, handle: handle, weight: Int32(weight))
@@ -198,6 +226,7 @@ package struct SequenceIndex: Sendable {
   /// snapshot uses it instead of n inserts.
   package mutating func bulkLoad(_ handles: [Int32], weights: [Int32]) {
     precondition(count == 0 && handles.count == weights.count, "bulkLoad needs an empty index and one weight per handle")
+    fingerLeaf = -1
     guard !handles.isEmpty else { return }
     let fill = max(2, capacity * 3 / 4)
     if let largest = handles.max(), Int(largest) >= leafOf.count {
@@ -261,6 +290,7 @@ package struct SequenceIndex: Sendable {
   ///
   /// - Complexity: O(log n · capacity).
   package mutating func remove(_ handle: Int32) {
+    fingerLeaf = -1
     let leaf = leafOf[Int(handle)]
     let base = Int(leaf) * capacity
     let position = slot(of: handle, inLeaf: leaf)
@@ -291,6 +321,8 @@ package struct SequenceIndex: Sendable {
     let index = Int(leaf) * capacity + slot(of: handle, inLeaf: leaf)
     let delta = weight - Int(leafWeights[index])
     guard delta != 0 else { return }
+    // Weight moving inside the finger's leaf leaves the weight before it alone.
+    if leaf != fingerLeaf { fingerLeaf = -1 }
     leafWeights[index] = Int32(weight)
     totalWeight += delta
     propagate(delta: delta, fromLeaf: leaf)
@@ -512,9 +544,15 @@ package struct SequenceIndex: Sendable {
   package func checkInvariants() -> String? {
     var seen = 0
     var weightSum = 0
+    var fingerFound = fingerLeaf < 0
+    var weightBefore = 0
     func visit(_ node: Int32, level: Int, parent: Int32) -> (Int, String?) {
       if level == 0 {
         if leafParent[Int(node)] != parent { return (0, "leaf \(node) has parent \(leafParent[Int(node)]), expected \(parent)") }
+        if node == fingerLeaf {
+          if weightBefore != fingerStart { return (0, "the finger says \(fingerStart) before leaf \(node), actual \(weightBefore)") }
+          fingerFound = true
+        }
         let n = Int(leafCount[Int(node)])
         if n > capacity || (n == 0 && node != root) { return (0, "leaf \(node) holds \(n) entries") }
         var sum = 0
@@ -524,6 +562,7 @@ package struct SequenceIndex: Sendable {
           sum += Int(leafWeights[Int(node) * capacity + i])
           seen += 1
         }
+        weightBefore += sum
         return (sum, nil)
       }
       if innerParent[Int(node)] != parent { return (0, "inner \(node) has parent \(innerParent[Int(node)]), expected \(parent)") }
@@ -546,6 +585,7 @@ package struct SequenceIndex: Sendable {
     if seen != count { return "index holds \(seen) handles, count says \(count)" }
     if weightSum != totalWeight { return "weights add up to \(weightSum), totalWeight says \(totalWeight)" }
     if leafOf.filter({ $0 >= 0 }).count != count { return "leafOf names more handles than the index holds" }
+    if !fingerFound { return "the finger names leaf \(fingerLeaf), which is not in the tree" }
     return nil
   }
 }
