@@ -100,16 +100,9 @@ package struct SequenceIndex: Sendable {
     else { return nil }
     // The finger's leaf first: a position inside it has the same answer as a full descent
     // (the qualifying handle is unique), and one on its left edge belongs to a leaf before it.
-    if fingerLeaf >= 0, inclusiveEnd ? position > fingerStart : position >= fingerStart {
-      var remaining = position - fingerStart
-      let base = Int(fingerLeaf) * capacity
-      for i in 0..<Int(leafCount[Int(fingerLeaf)]) {
-        let w = Int(leafWeights[base + i])
-        if inclusiveEnd ? (remaining <= w && w > 0) : (remaining < w) {
-          return (leafHandles[base + i], remaining)
-        }
-        remaining -= w
-      }
+    if fingerLeaf >= 0, inclusiveEnd ? position > fingerStart : position >= fingerStart,
+      let found = scan(leaf: fingerLeaf, position - fingerStart, inclusiveEnd: inclusiveEnd) {
+      return found
     }
     var remaining = position
     var node = root
@@ -132,8 +125,15 @@ package struct SequenceIndex: Sendable {
     }
     fingerLeaf = node
     fingerStart = position - remaining
-    let base = Int(node) * capacity
-    for i in 0..<Int(leafCount[Int(node)]) {
+    return scan(leaf: node, remaining, inclusiveEnd: inclusiveEnd)
+  }
+
+  /// The entry of `leaf` covering `remaining` (the position minus the weight before the leaf),
+  /// by the rule of ``find(_:inclusiveEnd:)``; nil when it lies past the leaf.
+  @inline(__always) private func scan(leaf: Int32, _ remaining: Int, inclusiveEnd: Bool) -> (handle: Int32, offset: Int)? {
+    var remaining = remaining
+    let base = Int(leaf) * capacity
+    for i in 0..<Int(leafCount[Int(leaf)]) {
       let w = Int(leafWeights[base + i])
       if inclusiveEnd ? (remaining <= w && w > 0) : (remaining < w) {
         return (leafHandles[base + i], remaining)
