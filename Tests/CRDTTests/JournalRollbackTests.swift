@@ -139,4 +139,43 @@ struct JournalRollbackTests {
     #expect(await doc.toJSON() == #"{"o":{"x":1},"k":"third"}"#)
     #expect(await doc.garbageLength == 1)
   }
+
+  @Test("an update with more records than one journal chunk rolls back completely, and the next one commits")
+  func rollbackAcrossChunks() async throws {
+    let doc = Document(key: "d")
+    try await doc.update { root, _ in
+      root.setNewArray("list")
+      try root.setNewText("text").edit(0, 0, "base")
+      root["k"] = 0
+    }
+    let before = await doc.toJSON()
+    await #expect(throws: DummyError.self) {
+      try await doc.update { root, _ in
+        let list = try #require(root.array("list"))
+        let text = try #require(root.text("text"))
+        for i in 0..<5_000 {
+          try list.append(.integer(Int32(i)))
+          root["k"] = .integer(Int32(i))
+          try text.edit(2 + i, 2 + i, "x")
+          if i % 3 == 0 { try text.delete(1, 2) ; try text.edit(1, 1, "a") }
+        }
+        try list.move(from: 0, to: 4_000)
+        try list.remove(at: 17)
+        throw DummyError()
+      }
+    }
+    #expect(await doc.toJSON() == before)
+    #expect(await doc.garbageLength == 0)
+    #expect(await doc.checkInvariants() == nil)
+    try await doc.update { root, _ in
+      let list = try #require(root.array("list"))
+      for i in 0..<5_000 { try list.append(.integer(Int32(i))) }
+      try root.text("text")?.edit(4, 4, "!")
+    }
+    #expect(await arrayCount(doc, "$.list") == 5_000)
+    let content = Captured<String>()
+    try await doc.update { root, _ in content.value = root.text("text")?.string }
+    #expect(content.value == "base!")
+    #expect(await doc.checkInvariants() == nil)
+  }
 }

@@ -47,20 +47,37 @@ package final class Journal {
     case element
   }
 
-  @exclusivity(unchecked) package private(set) var records: [Record] = []
+  /// The records of this transaction: the current chunk, and the full chunks before it. A
+  /// large transaction (a whole trace in one update) grows by chunks instead of copying every
+  /// record each time its buffer doubles.
+  @exclusivity(unchecked) private var records: [Record] = []
+  @exclusivity(unchecked) private var fullChunks: [[Record]] = []
+  private static let chunkSize = 4096
   /// The counter whose value before this transaction is already recorded: a run of increases
   /// of one counter needs one record (rollback restores the oldest value anyway).
   @exclusivity(unchecked) private var journaledCounter: CRDTCounter?
 
   package init() {}
 
-  @inline(__always) package func append(_ record: Record) { records.append(record) }
+  @inline(__always) package func append(_ record: Record) {
+    if records.count == Journal.chunkSize { startChunk() }
+    records.append(record)
+  }
+
+  private func startChunk() {
+    fullChunks.append(records)
+    records = []
+    records.reserveCapacity(Journal.chunkSize)
+  }
+
+  /// The number of records of the running transaction.
+  package var count: Int { fullChunks.count * Journal.chunkSize + records.count }
 
   /// Records how to forget a GC pair that was just registered.
   package func appendUnregister(_ key: CRDTRoot.GCPairKey, parent: CRDTElement) {
     switch key.child {
-    case .arrayPosition(let id): records.append(.unregisterPositionGCPair(parent, id))
-    case .textAttribute: records.append(.unregisterGCPair(key))
+    case .arrayPosition(let id): append(.unregisterPositionGCPair(parent, id))
+    case .textAttribute: append(.unregisterGCPair(key))
     }
   }
 
@@ -68,18 +85,29 @@ package final class Journal {
   @inline(__always) package func appendCounterValue(_ counter: CRDTCounter) {
     if journaledCounter === counter { return }
     journaledCounter = counter
-    records.append(.restoreCounter(counter, counter.value))
+    append(.restoreCounter(counter, counter.value))
   }
 
   /// Forgets the records, keeping the buffer for the next transaction.
   package func commit() {
     journaledCounter = nil
-    records.removeAll(keepingCapacity: records.capacity <= 4096)
+    if let first = fullChunks.first {
+      // Keep one chunk's buffer for the next transaction.
+      fullChunks.removeAll()
+      records = first
+    }
+    records.removeAll(keepingCapacity: true)
   }
 
   /// Reverses every recorded mutation, newest first.
   package func rollBack(_ root: CRDTRoot) {
-    for record in records.reversed() {
+    undo(records, root)
+    for chunk in fullChunks.reversed() { undo(chunk, root) }
+    commit()
+  }
+
+  private func undo(_ chunk: [Record], _ root: CRDTRoot) {
+    for record in chunk.reversed() {
       switch record {
       case .deregister(let element):
         root.deregister(element)
@@ -133,6 +161,5 @@ package final class Journal {
         root.registerGCPair(pair)
       }
     }
-    commit()
   }
 }
