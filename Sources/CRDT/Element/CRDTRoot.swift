@@ -180,6 +180,9 @@ package final class CRDTRoot {
   /// The registered pair for `key`, if any.
   package func gcPair(_ key: GCPairKey) -> GCPair? { gcPairs[key] }
 
+  /// Bytes held by the GC pair store (its hash tables' capacities); benchmarks report it.
+  package var gcPairMemoryFootprint: Int { gcPairs.memoryFootprint }
+
   /// Tombstones and dead nodes not yet purged, counted as Yorkie counts them: every removed
   /// element once, together with every element below a removed container, plus every GC pair.
   package var garbageLength: Int {
@@ -336,6 +339,12 @@ struct GCPairStore {
     let previous = shards[shard(key)].updateValue(value, forKey: key)
     if previous == nil { count += 1 }
     return previous
+  }
+
+  /// Bytes held by the shards: every bucket holds a key and a value, plus an occupancy bit.
+  var memoryFootprint: Int {
+    let bucket = MemoryLayout<CRDTRoot.GCPairKey>.stride + MemoryLayout<CRDTRoot.GCPair>.stride
+    return shards.reduce(0) { $0 + $1.capacity * bucket + $1.capacity / 8 }
   }
 
   var entries: [(key: CRDTRoot.GCPairKey, value: CRDTRoot.GCPair)] {

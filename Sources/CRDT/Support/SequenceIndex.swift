@@ -56,10 +56,16 @@ package struct SequenceIndex: Sendable {
   }
 
   /// Bytes held by the index's buffers (their capacities).
-  package var memoryFootprint: Int {
-    (leafHandles.capacity + leafWeights.capacity + leafCount.capacity + leafParent.capacity + freeLeaves.capacity
-      + innerChildren.capacity + innerCount.capacity + innerParent.capacity + freeInners.capacity + leafOf.capacity) * 4
-      + innerWeights.capacity * 8
+  package var memoryFootprint: Int { memoryBreakdown.reduce(0) { $0 + $1.bytes } }
+
+  /// ``memoryFootprint`` per part: leaves, inner nodes, the handle → leaf map, free lists.
+  package var memoryBreakdown: [(name: String, bytes: Int)] {
+    [
+      ("leaves", (leafHandles.capacity + leafWeights.capacity + leafCount.capacity + leafParent.capacity) * 4),
+      ("inners", (innerChildren.capacity + innerCount.capacity + innerParent.capacity) * 4 + innerWeights.capacity * 8),
+      ("leafOf", leafOf.capacity * 4),
+      ("free", (freeLeaves.capacity + freeInners.capacity) * 4),
+    ]
   }
 
   // MARK: - Queries

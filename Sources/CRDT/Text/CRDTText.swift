@@ -106,13 +106,24 @@ package final class CRDTText: CRDTElement {
     return result
   }
 
-  /// Bytes held by the text's buffers: pieces, content, index, lookup table and attribute sets
-  /// (capacities, so what the allocator holds for them).
-  package var memoryFootprint: Int {
-    nodes.memoryFootprint + buffer.capacity * 2 + index.memoryFootprint
-      + pieceTable.memoryFootprint + freeHandles.capacity * 4
-      + attributeSets.capacity * MemoryLayout<TextAttributes>.stride
-      + attributeSets.reduce(0) { $0 + $1.entries.capacity * MemoryLayout<TextAttributes.Entry>.stride }
+  /// Bytes held by the text's buffers: pieces, content, index, lookup table, attribute sets and
+  /// free lists (capacities, so what the allocator holds for them).
+  package var memoryFootprint: Int { memoryBreakdown.reduce(0) { $0 + $1.bytes } }
+
+  /// ``memoryFootprint`` per structure, for benchmarks and tuning.
+  package var memoryBreakdown: [(name: String, bytes: Int)] {
+    [
+      ("pieces", nodes.memoryFootprint),
+      ("buffer", buffer.capacity * 2),
+      ("index.leaves", index.memoryBreakdown[0].bytes),
+      ("index.inners", index.memoryBreakdown[1].bytes),
+      ("index.leafOf", index.memoryBreakdown[2].bytes),
+      ("index.free", index.memoryBreakdown[3].bytes),
+      ("pieceTable", pieceTable.memoryFootprint),
+      ("freeLists", freeHandles.capacity * 4 + freeAttributeSets.capacity * 4 + splitGarbage.capacity * 4),
+      ("attributes", attributeSets.capacity * MemoryLayout<TextAttributes>.stride
+        + attributeSets.reduce(0) { $0 + $1.entries.capacity * MemoryLayout<TextAttributes.Entry>.stride }),
+    ]
   }
 
   // MARK: First pieces
