@@ -213,6 +213,13 @@ package final class CRDTText: CRDTElement {
     }
   }
 
+  /// Makes room in ``buffer`` for `extra` more units, growing it by an eighth rather than
+  /// doubling (the content is appended to for the text's whole life; its slack is held for nothing).
+  @inline(__always) func reserveBuffer(_ extra: Int) {
+    let needed = buffer.count + extra
+    if needed > buffer.capacity { buffer.reserveCapacity(Swift.max(needed + needed / 8, 64)) }
+  }
+
   /// A removal slot holding `ticket`.
   @inline(__always) func storeRemoval(_ ticket: PackedTicket) -> Int32 {
     if let reused = freeRemovals.popLast() {
@@ -464,6 +471,7 @@ package final class CRDTText: CRDTElement {
     }
     var inserted: Int32? = nil
     let start = Int32(buffer.count)
+    reserveBuffer(content.utf8.count)
     buffer.append(contentsOf: content.utf16)
     let unitCount = buffer.count - Int(start)
     if unitCount > 0 {

@@ -8,10 +8,11 @@ package protocol PieceTableKey: Equatable {
 ///
 /// A text holds one entry per insertion (a keystroke is one), so this table is as large as the
 /// text's arena. It keeps 8 bytes a slot — a 32-bit hash tag and the handle — instead of the
-/// 24-byte ticket: the key is the ticket of the piece the handle names, read from the arena
-/// (through `keyOf`) only when a tag matches. Home slots and rehashing use the tag alone, so
-/// growing never touches the arena. Linear probing, load at most 1/2, backward-shift removal;
-/// past 4,096 entries the table splits into 64 by the tag's top bits, so that growing rehashes a
+/// ticket: the key is the ticket of the piece the handle names, read from the arena (through
+/// `keyOf`) only when a tag matches. Home slots and rehashing use the tag alone, so growing
+/// never touches the arena. Linear probing with backward-shift removal, load at most 13/16 (a
+/// probe compares tags alone, so longer probes stay cheap, and the table is a large part of a
+/// text's memory); past 4,096 entries the table splits into 64 by the tag's top bits, so that growing rehashes a
 /// 64th of the entries at a time (no long stall on one edit).
 ///
 /// Invariant (the caller's): every entry's key is `keyOf(handle)`, and an entry is removed
@@ -37,7 +38,7 @@ package struct PieceTable<Key: PieceTableKey> {
   package init(expectedCount: Int) {
     func capacity(for count: Int) -> Int {
       var capacity = 8
-      while capacity < count * 2 { capacity <<= 1 }
+      while capacity * 7 < count * 10 { capacity <<= 1 }
       return capacity
     }
     if expectedCount >= 1 << 12 {
@@ -102,7 +103,7 @@ package struct PieceTable<Key: PieceTableKey> {
   private mutating func store(_ key: Key, _ handle: Int32, replace: Bool, keyOf: (Int32) -> Key) -> Int32? {
     let tag = Self.tag(key)
     var shard = shardIndex(tag)
-    if (shards[shard].count + 1) * 2 > shards[shard].slots.count {
+    if (shards[shard].count + 1) * 16 > shards[shard].slots.count * 13 {
       grow(shard)
       shard = shardIndex(tag)
     }
