@@ -151,6 +151,35 @@ package struct SequenceIndex: Sendable {
     return sum
   }
 
+  /// The handle right before `handle`, nil when it is the first.
+  ///
+  /// - Complexity: O(log n · capacity).
+  package func handle(before handle: Int32) -> Int32? {
+    let leaf = leafOf[Int(handle)]
+    let position = slot(of: handle, inLeaf: leaf)
+    if position > 0 { return leafHandles[Int(leaf) * capacity + position - 1] }
+    var child = leaf
+    var parent = leafParent[Int(leaf)]
+    var childLevel = 0
+    while parent >= 0 {
+      let j = slot(ofChild: child, inInner: parent)
+      if j > 0 {
+        // The last handle below the child on the left.
+        var node = innerChildren[Int(parent) * capacity + j - 1]
+        var level = childLevel
+        while level > 0 {
+          node = innerChildren[Int(node) * capacity + Int(innerCount[Int(node)]) - 1]
+          level -= 1
+        }
+        return leafHandles[Int(node) * capacity + Int(leafCount[Int(node)]) - 1]
+      }
+      child = parent
+      parent = innerParent[Int(parent)]
+      childLevel += 1
+    }
+    return nil
+  }
+
   /// The handles in order, for tests and debugging.
   package var handles: [Int32] {
     var result: [Int32] = []

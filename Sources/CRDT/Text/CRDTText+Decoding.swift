@@ -82,7 +82,7 @@ extension CRDTText {
     }
     let length = Int32(buffer.count) - start
     let attributeSet = attributes.isEmpty ? -1 : storeAttributes(TextAttributes(attributes))
-    var piece = Piece(createdAt: packed, offset: id.offset, start: start, length: length, prev: state.last, attributes: attributeSet)
+    var piece = Piece(createdAt: packed, offset: id.offset, start: start, length: length, attributes: attributeSet)
     if let removedAt { piece.removal = storeRemoval(pack(removedAt)) }
     let handle = link(piece, after: state.last, indexed: state.pendingHandles == nil)
     if state.pendingHandles != nil {

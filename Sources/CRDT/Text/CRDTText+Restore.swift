@@ -154,14 +154,14 @@ extension CRDTText {
   /// the operation's anchor (re-read against the current pieces); else after the head.
   func restoreAnchor(_ createdAt: TimeTicket, gapStart: Int32, gapEnd: Int32, executedAt: TimeTicket,
                              fallback: TextPosition?, chainAnchor: Int32, journal: Journal) -> Int32 {
-    if let successor = pieceCovering(createdAt, gapEnd) { return arena[Int(successor)].prev }
+    if let successor = pieceCovering(createdAt, gapEnd) { return previous(of: successor) }
     if gapStart > 0, let left = floorPiece(TextNodeID(createdAt: createdAt, offset: gapStart - 1)) { return left }
     // Yorkie takes the insertion's last piece here; with several pieces right of the gap that
     // puts the characters after all but the last of them, where a replica that had not purged
     // them shows them before. The nearest piece on the right is where they were.
     var right = firstPiece(of: createdAt) ?? -1
     while right >= 0 && arena[Int(right)].offset < gapEnd { right = arena[Int(right)].insNext }
-    if right >= 0 { return arena[Int(right)].prev }
+    if right >= 0 { return previous(of: right) }
     if chainAnchor >= 0 { return chainAnchor }
     if let fallback, let refined = refine(fallback),
       let (left, _) = try? boundary(at: refined, editedAt: executedAt, journal: journal) {
@@ -211,7 +211,7 @@ extension CRDTText {
     }
     let packed = pack(span.createdAt)
     let handle = link(Piece(createdAt: packed, offset: from, start: start, length: to - from,
-                            prev: anchor, insPrev: insPrev, insNext: insNext, attributes: attributeSet),
+                            insPrev: insPrev, insNext: insNext, attributes: attributeSet),
                       after: anchor)
     if insPrev >= 0 { arena[Int(insPrev)].insNext = handle } else { setFirstPiece(packed, handle) }
     if insNext >= 0 { arena[Int(insNext)].insPrev = handle }

@@ -16,7 +16,7 @@
 /// ``TicketMap`` finds the first piece of an insertion, and the `insNext` chain the others.
 ///
 /// Invariants (``checkInvariants()``):
-/// 1. Following `next` from the head visits every piece once; `prev` mirrors `next`.
+/// 1. Following `next` from the head visits every piece once.
 /// 2. The index holds every piece in chain order, weighted by its length when live, 0 when removed.
 /// 3. The pieces of one insertion form an `insPrev`/`insNext` chain in increasing offset;
 ///    `firstPiece` names the chain's head. (A piece split off in the running transaction follows
@@ -24,7 +24,7 @@
 /// 4. Attribute sets are referenced by at most one piece.
 /// 5. Every removed piece holds its own slot in `removals`; every other slot is free.
 package final class CRDTText: CRDTElement {
-  /// A piece as the arena stores it: 52 bytes. Tickets are ``PackedTicket``s (the actor is an
+  /// A piece as the arena stores it: 48 bytes. Tickets are ``PackedTicket``s (the actor is an
   /// index into ``actors``), and a removed piece's removal ticket lives in ``removals``, so a
   /// live piece pays 4 bytes for it instead of 25.
   package struct Piece {
@@ -37,7 +37,8 @@ package final class CRDTText: CRDTElement {
     package var length: Int32
     /// The piece's slot in ``removals`` when removed, else -1.
     package var removal: Int32
-    package var prev: Int32
+    /// The next piece in document order (-1 at the end). The previous one is the index's
+    /// (``CRDTText/previous(of:)``): only unlinking and undo need it.
     package var next: Int32
     package var insPrev: Int32
     package var insNext: Int32
@@ -45,13 +46,12 @@ package final class CRDTText: CRDTElement {
 
     /// A live piece.
     @inline(__always) init(createdAt: PackedTicket, offset: Int32, start: Int32, length: Int32,
-                           prev: Int32 = -1, next: Int32 = -1, insPrev: Int32 = -1, insNext: Int32 = -1, attributes: Int32 = -1) {
+                           next: Int32 = -1, insPrev: Int32 = -1, insNext: Int32 = -1, attributes: Int32 = -1) {
       self.createdAt = createdAt
       self.offset = offset
       self.start = start
       self.length = length
       self.removal = -1
-      self.prev = prev
       self.next = next
       self.insPrev = insPrev
       self.insNext = insNext
@@ -67,7 +67,6 @@ package final class CRDTText: CRDTElement {
     package var start: Int32
     package var length: Int32
     package var removedAt: TimeTicket?
-    package var prev: Int32
     package var next: Int32
     package var insPrev: Int32
     package var insNext: Int32
@@ -220,6 +219,11 @@ package final class CRDTText: CRDTElement {
     if needed > buffer.capacity { buffer.reserveCapacity(Swift.max(needed + needed / 8, 64)) }
   }
 
+  /// The piece before piece `handle` in document order (the head for the first).
+  ///
+  /// - Complexity: O(log n), through the index.
+  func previous(of handle: Int32) -> Int32 { index.handle(before: handle) ?? CRDTText.head }
+
   /// A removal slot holding `ticket`.
   @inline(__always) func storeRemoval(_ ticket: PackedTicket) -> Int32 {
     if let reused = freeRemovals.popLast() {
@@ -258,7 +262,7 @@ package final class CRDTText: CRDTElement {
   package func node(_ handle: Int32) -> Node {
     let piece = arena[Int(handle)]
     return Node(id: id(ofPiece: piece), start: piece.start, length: piece.length, removedAt: removedAt(handle),
-                prev: piece.prev, next: piece.next, insPrev: piece.insPrev, insNext: piece.insNext, attributes: piece.attributes)
+                next: piece.next, insPrev: piece.insPrev, insNext: piece.insNext, attributes: piece.attributes)
   }
 
   /// The id of a piece.
@@ -483,7 +487,7 @@ package final class CRDTText: CRDTElement {
         attributeSet = storeAttributes(set)
       }
       let packed = pack(editedAt)
-      let node = Piece(createdAt: packed, offset: 0, start: start, length: Int32(unitCount), prev: fromLeft, attributes: attributeSet)
+      let node = Piece(createdAt: packed, offset: 0, start: start, length: Int32(unitCount), attributes: attributeSet)
       let newHandle = link(node, after: fromLeft)
       setFirstPiece(packed, newHandle)
       journal.append(.textUnlinkInserted(self, newHandle))
@@ -600,7 +604,7 @@ package final class CRDTText: CRDTElement {
     var attributeSet: Int32 = -1
     if node.attributes >= 0 { attributeSet = storeAttributes(attributeSets[Int(node.attributes)]) }
     var right = Piece(createdAt: node.createdAt, offset: node.offset + Int32(offset), start: node.start + Int32(offset),
-                      length: node.length - Int32(offset), prev: handle, insPrev: handle, insNext: node.insNext, attributes: attributeSet)
+                      length: node.length - Int32(offset), insPrev: handle, insNext: node.insNext, attributes: attributeSet)
     if node.isRemoved { right.removal = storeRemoval(removals[Int(node.removal)]) }
     arena[Int(handle)].length = Int32(offset)
     if !node.isRemoved { index.setWeight(handle, offset) }
@@ -675,7 +679,6 @@ package final class CRDTText: CRDTElement {
 
   func link(_ node: Piece, after anchor: Int32, indexed: Bool = true) -> Int32 {
     var node = node
-    node.prev = anchor
     node.next = arena[Int(anchor)].next
     let handle: Int32
     if let reused = freeHandles.popLast() {
@@ -685,7 +688,6 @@ package final class CRDTText: CRDTElement {
       handle = Int32(arena.count)
       arena.append(node)
     }
-    if node.next >= 0 { arena[Int(node.next)].prev = handle }
     arena[Int(anchor)].next = handle
     if indexed {
       index.insert(handle, weight: node.isRemoved ? 0 : Int(node.length), after: anchor == CRDTText.head ? nil : anchor)
@@ -695,8 +697,7 @@ package final class CRDTText: CRDTElement {
 
   func unlink(_ handle: Int32) {
     let node = arena[Int(handle)]
-    arena[Int(node.prev)].next = node.next
-    if node.next >= 0 { arena[Int(node.next)].prev = node.prev }
+    arena[Int(previous(of: handle))].next = node.next
     index.remove(handle)
     if node.isRemoved { freeRemovals.append(node.removal) }
     arena[Int(handle)] = Piece(createdAt: PackedTicket(lamport: 0, delimiter: 0, actor: 0), offset: -1, start: 0, length: 0)
@@ -827,7 +828,7 @@ package final class CRDTText: CRDTElement {
     var handle = nodes[Int(CRDTText.head)].next
     while handle >= 0 {
       let node = nodes[Int(handle)]
-      if node.prev != previous { return "piece \(handle) has prev \(node.prev), expected \(previous)" }
+      if index.contains(handle), self.previous(of: handle) != previous { return "piece \(handle) follows \(self.previous(of: handle)) in the index, \(previous) in the chain" }
       if index.weight(of: handle) != (node.isRemoved ? 0 : Int(node.length)) { return "piece \(node.id) has a wrong weight" }
       if node.insNext >= 0 {
         let next = nodes[Int(node.insNext)]
