@@ -341,10 +341,16 @@ struct GCPairStore {
     return previous
   }
 
-  /// Bytes held by the shards: every bucket holds a key and a value, plus an occupancy bit.
+  /// Bytes held by the shards: every bucket holds a key and a value, plus an occupancy bit. A
+  /// dictionary's `capacity` is 3/4 of its buckets, a power of two.
   var memoryFootprint: Int {
     let bucket = MemoryLayout<CRDTRoot.GCPairKey>.stride + MemoryLayout<CRDTRoot.GCPair>.stride
-    return shards.reduce(0) { $0 + $1.capacity * bucket + $1.capacity / 8 }
+    return shards.reduce(0) { total, shard in
+      guard shard.capacity > 0 else { return total }
+      var buckets = 1
+      while buckets * 3 / 4 < shard.capacity { buckets <<= 1 }
+      return total + buckets * bucket + buckets / 8
+    }
   }
 
   var entries: [(key: CRDTRoot.GCPairKey, value: CRDTRoot.GCPair)] {
