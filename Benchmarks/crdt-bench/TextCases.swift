@@ -21,6 +21,7 @@ struct EditTimes: Sendable {
   var firstTenth = 0.0
   var lastTenth = 0.0
   var retainedBytes = 0
+  var gcBytes = 0
   var residentDelta = 0
 
   func fields(ops: Int) -> [Field] {
@@ -33,6 +34,7 @@ struct EditTimes: Sendable {
       Field("ns_per_op_last_10pct", .double(rounded(lastTenth / tenth * 1e9, significant: 4))),
       Field("last_over_first", .double(rounded(lastTenth / max(firstTenth, 1e-12), significant: 3))),
       Field("retained_bytes", .int(retainedBytes)),
+      Field("gc_bytes", .int(gcBytes)),
       Field("rss_delta_bytes", .int(residentDelta)),
     ]
   }
@@ -69,6 +71,11 @@ extension Document {
     }
     try applyChangePack(ChangePack(key: key, checkpoint: Checkpoint(serverSeq: 0, clientSeq: UInt32(total + 1)), changes: []))
     times.retainedBytes = textMemoryFootprint
+    times.gcBytes = gcMemoryFootprint
+    if breakdownNoted.claim() {
+      let pieces = textMemoryBreakdown.map { "\($0.name)=\($0.bytes)" }.joined(separator: " ")
+      note("crdt-bench: text memory after the trace: \(pieces) (total \(textMemoryFootprint)); gc pairs=\(gcMemoryFootprint)")
+    }
     times.residentDelta = residentBytes() - rssBefore
     return times
   }
@@ -148,7 +155,8 @@ func batchedTraceCase(name: String, trace traceName: String) -> BenchCase {
         var checks = Checks()
         checks.expect(await doc.textString() == trace.endContent, "final text differs from the trace's endContent")
         await checkInvariants(of: doc, &checks)
-        var trial = checks.trial(seconds, [Field("retained_bytes", .int(await doc.textMemoryFootprint))])
+        var trial = checks.trial(seconds, [Field("retained_bytes", .int(await doc.textMemoryFootprint)),
+                                           Field("gc_bytes", .int(await doc.gcMemoryFootprint))])
         trial.ops = trace.patchCount
         return trial
       }
@@ -178,11 +186,31 @@ func remoteTraceCase(name: String, trace traceName: String) -> BenchCase {
         checks.expect(await doc.textString() == recorded.trace.endContent, "final text differs from the trace's endContent")
         await checkInvariants(of: doc, &checks)
         var trial = checks.trial(seconds, [Field("changes", .int(recorded.changes.count)),
-                                           Field("retained_bytes", .int(await doc.textMemoryFootprint))])
+                                           Field("retained_bytes", .int(await doc.textMemoryFootprint)),
+                                           Field("gc_bytes", .int(await doc.gcMemoryFootprint))])
         trial.ops = recorded.trace.patchCount
         return trial
       }
     }
+  }
+}
+
+/// Notes the text memory breakdown once per process (the first trace replayed per change).
+let breakdownNoted = OnceFlag()
+
+/// A flag that one caller claims.
+final class OnceFlag: @unchecked Sendable {
+  // Guarded by `lock`.
+  private var claimed = false
+  private let lock = NSLock()
+
+  /// True for the first caller only.
+  func claim() -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    if claimed { return false }
+    claimed = true
+    return true
   }
 }
 

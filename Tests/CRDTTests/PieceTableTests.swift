@@ -9,7 +9,7 @@ struct PieceTableTests {
   @Test("matches a dictionary under random inserts, replacements and removals", arguments: SeededRandom.seeds(3, base: 5))
   func modelBased(seed: UInt64) {
     var random = SeededRandom(seed: seed)
-    var table = PieceTable()
+    var table = PieceTable<TimeTicket>()
     var model: [TimeTicket: Int32] = [:]
     // The arena: handle → key, as pieces carry their insertion ticket.
     var arena: [TimeTicket] = []

@@ -77,6 +77,9 @@ struct SequenceIndexTests {
         }
         let past = index.find(sum)
         #expect(past == nil)
+        for (position, entry) in model.enumerated() {
+          #expect(index.handle(before: entry.handle) == (position > 0 ? model[position - 1].handle : nil), "seed \(seed)")
+        }
       }
     }
   }
@@ -150,6 +153,22 @@ struct SequenceIndexTests {
         }
       }
     }
+  }
+
+  @Test("random inserts fill leaves to at least three quarters (full leaves pass entries to their siblings)")
+  func randomInsertsFillLeaves() {
+    var random = SeededRandom(seed: 11)
+    var index = SequenceIndex(capacity: 32)
+    var order: [Int32] = []
+    for handle in Int32(0)..<20_000 {
+      let position = Int.random(in: 0...order.count, using: &random)
+      index.insert(handle, weight: 1, after: position == 0 ? nil : order[position - 1])
+      order.insert(handle, at: position)
+    }
+    #expect(index.checkInvariants() == nil)
+    #expect(index.handles == order)
+    // Half-splits alone leave random-insert leaves about 70% full.
+    #expect(index.memoryBreakdown[0].bytes <= 20_000 * 8 * 4 / 3 * 9 / 8 + 4096, "leaves: \(index.memoryBreakdown[0].bytes) bytes")
   }
 
   @Test("appending keeps leaves full")

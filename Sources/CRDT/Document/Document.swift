@@ -417,6 +417,22 @@ public actor Document {
     return total
   }
 
+  /// ``textMemoryFootprint`` per structure, summed over the texts.
+  package var textMemoryBreakdown: [(name: String, bytes: Int)] {
+    var total: [(name: String, bytes: Int)] = []
+    root.object.forEachDescendant {
+      guard let text = $0 as? CRDTText else { return }
+      for (i, part) in text.memoryBreakdown.enumerated() {
+        if i < total.count { total[i].bytes += part.bytes } else { total.append(part) }
+      }
+    }
+    return total
+  }
+
+  /// Bytes held by the document's GC pair store (the garbage bookkeeping for removed text
+  /// pieces, attributes and array positions), outside the texts.
+  package var gcMemoryFootprint: Int { root.gcPairMemoryFootprint }
+
   /// A dump of the pieces of the text at `path` (debugging aid for tests).
   package func debugPieces(_ path: String) -> String {
     var current: CRDTElement = root.object

@@ -204,6 +204,9 @@ package final class CRDTRoot {
   /// The registered pair for `key`, if any.
   package func gcPair(_ key: GCPairKey) -> GCPair? { gcPairs[key] }
 
+  /// Bytes held by the GC pair store (its hash tables' capacities); benchmarks report it.
+  package var gcPairMemoryFootprint: Int { gcPairs.memoryFootprint }
+
   /// Tombstones and dead nodes not yet purged, counted as Yorkie counts them: every removed
   /// element once, together with every element below a removed container, plus every GC pair
   /// (a removed text piece counts as one, as its pair does in Yorkie).
@@ -364,6 +367,18 @@ struct GCPairStore {
     let previous = shards[shard(key)].updateValue(value, forKey: key)
     if previous == nil { count += 1 }
     return previous
+  }
+
+  /// Bytes held by the shards: every bucket holds a key and a value, plus an occupancy bit. A
+  /// dictionary's `capacity` is 3/4 of its buckets, a power of two.
+  var memoryFootprint: Int {
+    let bucket = MemoryLayout<CRDTRoot.GCPairKey>.stride + MemoryLayout<CRDTRoot.GCPair>.stride
+    return shards.reduce(0) { total, shard in
+      guard shard.capacity > 0 else { return total }
+      var buckets = 1
+      while buckets * 3 / 4 < shard.capacity { buckets <<= 1 }
+      return total + buckets * bucket + buckets / 8
+    }
   }
 
   var entries: [(key: CRDTRoot.GCPairKey, value: CRDTRoot.GCPair)] {

@@ -66,10 +66,16 @@ package struct SequenceIndex: Sendable {
   }
 
   /// Bytes held by the index's buffers (their capacities).
-  package var memoryFootprint: Int {
-    (leafHandles.capacity + leafWeights.capacity + leafCount.capacity + leafParent.capacity + freeLeaves.capacity
-      + innerChildren.capacity + innerCount.capacity + innerParent.capacity + freeInners.capacity + leafOf.capacity) * 4
-      + innerWeights.capacity * 8
+  package var memoryFootprint: Int { memoryBreakdown.reduce(0) { $0 + $1.bytes } }
+
+  /// ``memoryFootprint`` per part: leaves, inner nodes, the handle → leaf map, free lists.
+  package var memoryBreakdown: [(name: String, bytes: Int)] {
+    [
+      ("leaves", (leafHandles.capacity + leafWeights.capacity + leafCount.capacity + leafParent.capacity) * 4),
+      ("inners", (innerChildren.capacity + innerCount.capacity + innerParent.capacity) * 4 + innerWeights.capacity * 8),
+      ("leafOf", leafOf.capacity * 4),
+      ("free", (freeLeaves.capacity + freeInners.capacity) * 4),
+    ]
   }
 
   // MARK: - Queries
@@ -171,6 +177,35 @@ package struct SequenceIndex: Sendable {
     return sum
   }
 
+  /// The handle right before `handle`, nil when it is the first.
+  ///
+  /// - Complexity: O(log n · capacity).
+  package func handle(before handle: Int32) -> Int32? {
+    let leaf = leafOf[Int(handle)]
+    let position = slot(of: handle, inLeaf: leaf)
+    if position > 0 { return leafHandles[Int(leaf) * capacity + position - 1] }
+    var child = leaf
+    var parent = leafParent[Int(leaf)]
+    var childLevel = 0
+    while parent >= 0 {
+      let j = slot(ofChild: child, inInner: parent)
+      if j > 0 {
+        // The last handle below the child on the left.
+        var node = innerChildren[Int(parent) * capacity + j - 1]
+        var level = childLevel
+        while level > 0 {
+          node = innerChildren[Int(node) * capacity + Int(innerCount[Int(node)]) - 1]
+          level -= 1
+        }
+        return leafHandles[Int(node) * capacity + Int(leafCount[Int(node)]) - 1]
+      }
+      child = parent
+      parent = innerParent[Int(parent)]
+      childLevel += 1
+    }
+    return nil
+  }
+
   /// The handles in order, for tests and debugging.
   package var handles: [Int32] {
     var result: [Int32] = []
@@ -212,10 +247,13 @@ package struct SequenceIndex: Sendable {
       position = 0
     }
     if Int(handle) >= leafOf.count {
+      SequenceIndex.reserve(&leafOf, adding: Int(handle) - leafOf.count + 1)
       leafOf.append(contentsOf: repeatElement(-1, count: Int(handle) - leafOf.count + 1))
     }
-    // An insertion into the finger's leaf that fits moves nothing before it; anything else may.
-    if leaf != fingerLeaf || Int(leafCount[Int(leaf)]) >= capacity { fingerLeaf = -1 }
+    // An insertion into the finger's leaf keeps it (a split keeps the leaf's start; passing an
+    // entry to the left sibling moves it, see insertThroughSibling); one anywhere else may move
+    // the finger leaf's start.
+    if leaf != fingerLeaf { fingerLeaf = -1 }
     count += 1
     totalWeight += weight
     insertIntoLeaf(leaf, at: position, handle: handle, weight: Int32(weight))
@@ -330,6 +368,14 @@ package struct SequenceIndex: Sendable {
 
   // MARK: - Internals
 
+  /// Makes room for `extra` more elements, growing by an eighth instead of doubling: the
+  /// index's buffers are a large part of a long text's memory, and their slack is what the
+  /// allocator holds for nothing.
+  @inline(__always) private static func reserve<T>(_ array: inout [T], adding extra: Int) {
+    let needed = array.count + extra
+    if needed > array.capacity { array.reserveCapacity(Swift.max(needed + needed / 8, 64)) }
+  }
+
   @inline(__always) private func slot(of handle: Int32, inLeaf leaf: Int32) -> Int {
     let base = Int(leaf) * capacity
     var i = 0
@@ -351,6 +397,10 @@ package struct SequenceIndex: Sendable {
       return leaf
     }
     let leaf = Int32(leafCount.count)
+    SequenceIndex.reserve(&leafHandles, adding: capacity)
+    SequenceIndex.reserve(&leafWeights, adding: capacity)
+    SequenceIndex.reserve(&leafCount, adding: 1)
+    SequenceIndex.reserve(&leafParent, adding: 1)
     leafHandles.append(contentsOf: repeatElement(-1, count: capacity))
     leafWeights.append(contentsOf: repeatElement(0, count: capacity))
     leafCount.append(0)
@@ -365,6 +415,10 @@ package struct SequenceIndex: Sendable {
       return inner
     }
     let inner = Int32(innerCount.count)
+    SequenceIndex.reserve(&innerChildren, adding: capacity)
+    SequenceIndex.reserve(&innerWeights, adding: capacity)
+    SequenceIndex.reserve(&innerCount, adding: 1)
+    SequenceIndex.reserve(&innerParent, adding: 1)
     innerChildren.append(contentsOf: repeatElement(-1, count: capacity))
     innerWeights.append(contentsOf: repeatElement(0, count: capacity))
     innerCount.append(0)
@@ -411,6 +465,7 @@ package struct SequenceIndex: Sendable {
       propagate(delta: Int(weight), fromLeaf: leaf)
       return
     }
+    if insertThroughSibling(leaf, at: position, handle: handle, weight: weight) { return }
     // Split. Appending at the end keeps the left leaf full (sequential typing and bulk
     // appends then fill leaves completely); otherwise split in half.
     var entries: [(Int32, Int32)] = []
@@ -438,6 +493,92 @@ package struct SequenceIndex: Sendable {
     leafCount[Int(leaf)] = Int32(keep)
     leafCount[Int(right)] = Int32(entries.count - keep)
     insertChild(right, after: leaf, childLevel: 0, leftWeight: leftWeight, rightWeight: rightWeight, delta: Int(weight))
+  }
+
+  /// Inserts into the full `leaf` by passing one entry to a sibling that has room (its first to
+  /// the left sibling, its last to the right one; the new entry itself when it belongs at that
+  /// edge). Leaves then split only when their neighbours are full too, which keeps them about
+  /// 80% full instead of 70% under random inserts. Returns false when neither sibling has room.
+  private mutating func insertThroughSibling(_ leaf: Int32, at position: Int, handle: Int32, weight: Int32) -> Bool {
+    let parent = leafParent[Int(leaf)]
+    guard parent >= 0 else { return false }
+    let pbase = Int(parent) * capacity
+    let own = slot(ofChild: leaf, inInner: parent)
+    let base = Int(leaf) * capacity
+    let n = capacity
+    if own > 0 {
+      let left = innerChildren[pbase + own - 1]
+      let ln = Int(leafCount[Int(left)])
+      if ln < capacity {
+        let lbase = Int(left) * capacity
+        if position == 0 {
+          leafHandles[lbase + ln] = handle
+          leafWeights[lbase + ln] = weight
+          leafOf[Int(handle)] = left
+          innerWeights[pbase + own - 1] += Int(weight)
+          if leaf == fingerLeaf { fingerStart += Int(weight) }
+        } else {
+          let first = leafHandles[base]
+          let firstWeight = leafWeights[base]
+          leafHandles[lbase + ln] = first
+          leafWeights[lbase + ln] = firstWeight
+          leafOf[Int(first)] = left
+          innerWeights[pbase + own - 1] += Int(firstWeight)
+          if leaf == fingerLeaf { fingerStart += Int(firstWeight) }
+          for i in 0..<(position - 1) {
+            leafHandles[base + i] = leafHandles[base + i + 1]
+            leafWeights[base + i] = leafWeights[base + i + 1]
+          }
+          leafHandles[base + position - 1] = handle
+          leafWeights[base + position - 1] = weight
+          leafOf[Int(handle)] = leaf
+          innerWeights[pbase + own] += Int(weight) - Int(firstWeight)
+        }
+        leafCount[Int(left)] = Int32(ln + 1)
+        propagate(delta: Int(weight), fromInner: parent)
+        return true
+      }
+    }
+    if own + 1 < Int(innerCount[Int(parent)]) {
+      let right = innerChildren[pbase + own + 1]
+      let rn = Int(leafCount[Int(right)])
+      if rn < capacity {
+        let rbase = Int(right) * capacity
+        var i = rn
+        while i > 0 {
+          leafHandles[rbase + i] = leafHandles[rbase + i - 1]
+          leafWeights[rbase + i] = leafWeights[rbase + i - 1]
+          i -= 1
+        }
+        if position == n {
+          leafHandles[rbase] = handle
+          leafWeights[rbase] = weight
+          leafOf[Int(handle)] = right
+          innerWeights[pbase + own + 1] += Int(weight)
+        } else {
+          let last = leafHandles[base + n - 1]
+          let lastWeight = leafWeights[base + n - 1]
+          leafHandles[rbase] = last
+          leafWeights[rbase] = lastWeight
+          leafOf[Int(last)] = right
+          innerWeights[pbase + own + 1] += Int(lastWeight)
+          var j = n - 1
+          while j > position {
+            leafHandles[base + j] = leafHandles[base + j - 1]
+            leafWeights[base + j] = leafWeights[base + j - 1]
+            j -= 1
+          }
+          leafHandles[base + position] = handle
+          leafWeights[base + position] = weight
+          leafOf[Int(handle)] = leaf
+          innerWeights[pbase + own] += Int(weight) - Int(lastWeight)
+        }
+        leafCount[Int(right)] = Int32(rn + 1)
+        propagate(delta: Int(weight), fromInner: parent)
+        return true
+      }
+    }
+    return false
   }
 
   /// Puts `newChild` after `child` in the parent of `child`, splitting upwards as needed.

@@ -3,7 +3,7 @@ extension CRDTText {
   /// Appends pieces exactly as a snapshot describes them, in document order.
   package func appendDecoded(_ pieces: [ElementSnapshot.TextNode]) {
     var last = CRDTText.head
-    while nodes[Int(last)].next >= 0 { last = nodes[Int(last)].next }
+    while arena[Int(last)].next >= 0 { last = arena[Int(last)].next }
     var state = DecodeState(last: last)
     for piece in pieces {
       var content = piece.value
@@ -52,15 +52,16 @@ extension CRDTText {
     // Find the insertion's last piece before touching anything.
     // Most pieces start an insertion (offset 0): they are entered in `firstPiece` below, in
     // one probe that also detects a repeated id. Split pieces continue a chain.
+    let packed = pack(id.createdAt)
     var tail: Int32 = -1
     if id.offset > 0 {
       if let split = state.splitTails[id.createdAt] {
         tail = split
-      } else if let first = firstPiece(of: id.createdAt) {
+      } else if let first = firstPiece(of: packed) {
         tail = first
       }
     }
-    if tail >= 0, nodes[Int(tail)].id.offset >= id.offset {
+    if tail >= 0, arena[Int(tail)].offset >= id.offset {
       throw YorkieError(.invalidWireData, "text piece \(id) repeats or comes after a later piece of its insertion")
     }
     let start = Int32(buffer.count)
@@ -81,19 +82,19 @@ extension CRDTText {
     }
     let length = Int32(buffer.count) - start
     let attributeSet = attributes.isEmpty ? -1 : storeAttributes(TextAttributes(attributes))
-    let handle = link(Node(id: id, start: start, length: length, removedAt: removedAt,
-                           prev: state.last, next: -1, insPrev: -1, insNext: -1, attributes: attributeSet),
-                      after: state.last, indexed: state.pendingHandles == nil)
+    var piece = Piece(createdAt: packed, offset: id.offset, start: start, length: length, attributes: attributeSet)
+    if let removedAt { piece.removal = storeRemoval(pack(removedAt)) }
+    let handle = link(piece, after: state.last, indexed: state.pendingHandles == nil)
     if state.pendingHandles != nil {
       state.pendingHandles!.append(handle)
       state.pendingWeights.append(removedAt == nil ? length : 0)
     }
     state.last = handle
     if tail >= 0 {
-      nodes[Int(tail)].insNext = handle
-      nodes[Int(handle)].insPrev = tail
+      arena[Int(tail)].insNext = handle
+      arena[Int(handle)].insPrev = tail
       state.splitTails[id.createdAt] = handle
-    } else if insertFirstPieceIfAbsent(id.createdAt, handle) != nil {
+    } else if insertFirstPieceIfAbsent(packed, handle) != nil {
       throw YorkieError(.invalidWireData, "text piece \(id) repeats")
     }
   }

@@ -33,16 +33,16 @@ extension CRDTText {
     var removed: [Int32] = []
     var ranges: [(from: Int, to: Int)] = []
     for span in spans {
-      for piece in piecesOverlapping(span.createdAt, span.start, span.end) where nodes[Int(piece)].removedAt == nil {
-        let pieceStart = nodes[Int(piece)].id.offset
-        let pieceEnd = pieceStart + nodes[Int(piece)].length
+      for piece in piecesOverlapping(span.createdAt, span.start, span.end) where !arena[Int(piece)].isRemoved {
+        let pieceStart = arena[Int(piece)].offset
+        let pieceEnd = pieceStart + arena[Int(piece)].length
         let target = isolate(piece, from: Swift.max(pieceStart, span.start), to: Swift.min(pieceEnd, span.end), journal: journal)
         if wantsIndexes {
           let from = index.offset(of: target)
-          ranges.append((from, from + Int(nodes[Int(target)].length)))
+          ranges.append((from, from + Int(arena[Int(target)].length)))
         }
         journal.append(.textRestoreRemoved(self, target, nil))
-        nodes[Int(target)].removedAt = executedAt
+        setRemovedAt(target, executedAt)
         index.setWeight(target, 0)
         removed.append(target)
       }
@@ -76,15 +76,15 @@ extension CRDTText {
       var pieceIndex = 0
       while cursor < span.end {
         let piece: Int32 = pieceIndex < pieces.count ? pieces[pieceIndex] : -1
-        let pieceStart = piece >= 0 ? nodes[Int(piece)].id.offset : Int32.max
-        let pieceEnd = piece >= 0 ? pieceStart + nodes[Int(piece)].length : Int32.max
+        let pieceStart = piece >= 0 ? arena[Int(piece)].offset : Int32.max
+        let pieceEnd = piece >= 0 ? pieceStart + arena[Int(piece)].length : Int32.max
         if piece >= 0 && pieceStart <= cursor {
           let overlapEnd = Swift.min(pieceEnd, span.end)
-          if let removedAt = nodes[Int(piece)].removedAt {
+          if let removedAt = removedAt(piece) {
             let target = isolate(piece, from: cursor, to: overlapEnd, journal: journal)
             journal.append(.textRestoreRemoved(self, target, removedAt))
-            nodes[Int(target)].removedAt = nil
-            index.setWeight(target, Int(nodes[Int(target)].length))
+            setRemovedAt(target, nil)
+            index.setWeight(target, Int(arena[Int(target)].length))
             revived.append(target)
             chainAnchor = target
           } else {
@@ -113,9 +113,9 @@ extension CRDTText {
     var result: [Int32] = []
     var handle = firstPiece(of: createdAt) ?? -1
     while handle >= 0 {
-      let node = nodes[Int(handle)]
-      if node.id.offset >= end { break }
-      if node.id.offset + node.length > start { result.append(handle) }
+      let node = arena[Int(handle)]
+      if node.offset >= end { break }
+      if node.offset + node.length > start { result.append(handle) }
       handle = node.insNext
     }
     return result
@@ -125,9 +125,9 @@ extension CRDTText {
   func pieceCovering(_ createdAt: TimeTicket, _ offset: Int32) -> Int32? {
     var handle = firstPiece(of: createdAt) ?? -1
     while handle >= 0 {
-      let node = nodes[Int(handle)]
-      if node.id.offset > offset { return nil }
-      if offset < node.id.offset + node.length { return handle }
+      let node = arena[Int(handle)]
+      if node.offset > offset { return nil }
+      if offset < node.offset + node.length { return handle }
       handle = node.insNext
     }
     return nil
@@ -137,11 +137,11 @@ extension CRDTText {
   /// within the piece's range) and returns that piece.
   func isolate(_ piece: Int32, from: Int32, to: Int32, journal: Journal) -> Int32 {
     var handle = piece
-    if from > nodes[Int(handle)].id.offset {
-      handle = split(handle, at: Int(from - nodes[Int(handle)].id.offset), journal: journal)
+    if from > arena[Int(handle)].offset {
+      handle = split(handle, at: Int(from - arena[Int(handle)].offset), journal: journal)
     }
-    let start = nodes[Int(handle)].id.offset
-    if to < start + nodes[Int(handle)].length {
+    let start = arena[Int(handle)].offset
+    if to < start + arena[Int(handle)].length {
       split(handle, at: Int(to - start), journal: journal)
     }
     return handle
@@ -154,14 +154,14 @@ extension CRDTText {
   /// the operation's anchor (re-read against the current pieces); else after the head.
   func restoreAnchor(_ createdAt: TimeTicket, gapStart: Int32, gapEnd: Int32, executedAt: TimeTicket,
                              fallback: TextPosition?, chainAnchor: Int32, journal: Journal) -> Int32 {
-    if let successor = pieceCovering(createdAt, gapEnd) { return nodes[Int(successor)].prev }
+    if let successor = pieceCovering(createdAt, gapEnd) { return previous(of: successor) }
     if gapStart > 0, let left = floorPiece(TextNodeID(createdAt: createdAt, offset: gapStart - 1)) { return left }
     // Yorkie takes the insertion's last piece here; with several pieces right of the gap that
     // puts the characters after all but the last of them, where a replica that had not purged
     // them shows them before. The nearest piece on the right is where they were.
     var right = firstPiece(of: createdAt) ?? -1
-    while right >= 0 && nodes[Int(right)].id.offset < gapEnd { right = nodes[Int(right)].insNext }
-    if right >= 0 { return nodes[Int(right)].prev }
+    while right >= 0 && arena[Int(right)].offset < gapEnd { right = arena[Int(right)].insNext }
+    if right >= 0 { return previous(of: right) }
     if chainAnchor >= 0 { return chainAnchor }
     if let fallback, let refined = refine(fallback),
       let (left, _) = try? boundary(at: refined, editedAt: executedAt, journal: journal) {
@@ -175,15 +175,15 @@ extension CRDTText {
   func refine(_ position: TextPosition) -> TextPosition? {
     guard var handle = floorPiece(position.id) else { return nil }
     var offset = Int(position.relativeOffset)
-    var partLength = Int(nodes[Int(handle)].length)
+    var partLength = Int(arena[Int(handle)].length)
     while offset > partLength {
       offset -= partLength
-      let next = nodes[Int(handle)].next
-      if next < 0 { return TextPosition(id: nodes[Int(handle)].id, relativeOffset: Int32(partLength)) }
+      let next = arena[Int(handle)].next
+      if next < 0 { return TextPosition(id: id(of: handle), relativeOffset: Int32(partLength)) }
       handle = next
-      partLength = nodes[Int(handle)].isRemoved ? 0 : Int(nodes[Int(handle)].length)
+      partLength = arena[Int(handle)].isRemoved ? 0 : Int(arena[Int(handle)].length)
     }
-    return TextPosition(id: nodes[Int(handle)].id, relativeOffset: Int32(offset))
+    return TextPosition(id: id(of: handle), relativeOffset: Int32(offset))
   }
 
   /// Links a live piece holding the characters `from..<to` of `span` after `anchor`, under its
@@ -205,15 +205,16 @@ extension CRDTText {
     // The insertion's chain stays sorted by offset: find the pieces before and after `from`.
     var insPrev: Int32 = -1
     var insNext = firstPiece(of: span.createdAt) ?? -1
-    while insNext >= 0 && nodes[Int(insNext)].id.offset < from {
+    while insNext >= 0 && arena[Int(insNext)].offset < from {
       insPrev = insNext
-      insNext = nodes[Int(insNext)].insNext
+      insNext = arena[Int(insNext)].insNext
     }
-    let handle = link(Node(id: TextNodeID(createdAt: span.createdAt, offset: from), start: start, length: to - from,
-                           removedAt: nil, prev: anchor, next: -1, insPrev: insPrev, insNext: insNext, attributes: attributeSet),
+    let packed = pack(span.createdAt)
+    let handle = link(Piece(createdAt: packed, offset: from, start: start, length: to - from,
+                            insPrev: insPrev, insNext: insNext, attributes: attributeSet),
                       after: anchor)
-    if insPrev >= 0 { nodes[Int(insPrev)].insNext = handle } else { setFirstPiece(span.createdAt, handle) }
-    if insNext >= 0 { nodes[Int(insNext)].insPrev = handle }
+    if insPrev >= 0 { arena[Int(insPrev)].insNext = handle } else { setFirstPiece(packed, handle) }
+    if insNext >= 0 { arena[Int(insNext)].insPrev = handle }
     journal.append(.textPurgeRecreated(self, handle))
     return handle
   }

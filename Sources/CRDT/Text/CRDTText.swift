@@ -10,25 +10,67 @@
 ///                 └──────── insNext ─────────────────────▲
 /// ```
 ///
-/// Storage: pieces live in an arena addressed by `Int32` handles; their UTF-16 content lives in
-/// one append-only buffer (a piece is a range of it, so splitting copies nothing); a
-/// ``SequenceIndex`` weighted by visible length maps indexes to pieces in O(log n); a
-/// ``TicketMap`` finds the first piece of an insertion, and the `insNext` chain the others.
+/// Storage: pieces live in an arena addressed by `Int32` handles, 48 bytes each (``Piece``:
+/// tickets name their actor by an index into the text's actor table, a removed piece's removal
+/// ticket sits in a side table, and the chain is linked forward only); their UTF-16 content
+/// lives in one append-only buffer (a piece is a range of it, so splitting copies nothing); a
+/// ``SequenceIndex`` weighted by visible length maps indexes to pieces in O(log n) and gives a
+/// piece's predecessor; a ``PieceTable`` finds the first piece of an insertion, and the
+/// `insNext` chain the others. A long text costs about 85 bytes a piece in all
+/// (``memoryBreakdown``).
 ///
 /// Invariants (``checkInvariants()``):
-/// 1. Following `next` from the head visits every piece once; `prev` mirrors `next`.
+/// 1. Following `next` from the head visits every piece once.
 /// 2. The index holds every piece in chain order, weighted by its length when live, 0 when removed.
 /// 3. The pieces of one insertion form an `insPrev`/`insNext` chain in increasing offset;
 ///    `firstPiece` names the chain's head. (A piece split off in the running transaction follows
 ///    its left part in the buffer, which rollback relies on; decoded pieces need not.)
 /// 4. Attribute sets are referenced by at most one piece.
+/// 5. Every removed piece holds its own slot in `removals`; every other slot is free.
 package final class CRDTText: CRDTElement {
+  /// A piece as the arena stores it: 48 bytes (it was 88 with full tickets inline). Tickets
+  /// are ``PackedTicket``s (the actor is an index into ``actors``), and a removed piece's
+  /// removal ticket lives in ``removals``, so a live piece pays 4 bytes for it instead of 25.
+  package struct Piece {
+    /// The ticket of the insertion the piece belongs to.
+    package var createdAt: PackedTicket
+    /// The piece's offset inside its insertion.
+    package var offset: Int32
+    /// Where the piece's content starts in ``buffer``.
+    package var start: Int32
+    package var length: Int32
+    /// The piece's slot in ``removals`` when removed, else -1.
+    package var removal: Int32
+    /// The next piece in document order (-1 at the end). The previous one is the index's
+    /// (``CRDTText/previous(of:)``): only unlinking and undo need it.
+    package var next: Int32
+    package var insPrev: Int32
+    package var insNext: Int32
+    package var attributes: Int32
+
+    /// A live piece.
+    @inline(__always) init(createdAt: PackedTicket, offset: Int32, start: Int32, length: Int32,
+                           next: Int32 = -1, insPrev: Int32 = -1, insNext: Int32 = -1, attributes: Int32 = -1) {
+      self.createdAt = createdAt
+      self.offset = offset
+      self.start = start
+      self.length = length
+      self.removal = -1
+      self.next = next
+      self.insPrev = insPrev
+      self.insNext = insNext
+      self.attributes = attributes
+    }
+
+    @inline(__always) package var isRemoved: Bool { removal >= 0 }
+  }
+
+  /// A piece with its tickets unpacked, as readers outside the text see it (see ``node(_:)``).
   package struct Node {
     package var id: TextNodeID
     package var start: Int32
     package var length: Int32
     package var removedAt: TimeTicket?
-    package var prev: Int32
     package var next: Int32
     package var insPrev: Int32
     package var insNext: Int32
@@ -37,16 +79,36 @@ package final class CRDTText: CRDTElement {
     package var isRemoved: Bool { removedAt != nil }
   }
 
+  /// Read access to the pieces by handle, unpacked (``Node``): `text.nodes[i]`.
+  package struct Nodes {
+    let text: CRDTText
+
+    /// The piece at handle `index`.
+    package subscript(index: Int) -> Node { text.node(Int32(index)) }
+
+    /// The number of handles (live, removed and free).
+    package var count: Int { text.arena.count }
+  }
+
   package static let head: Int32 = 0
 
-  @exclusivity(unchecked) package internal(set) var nodes = PagedArray<Node>()
+  @exclusivity(unchecked) package internal(set) var arena = PagedArray<Piece>()
   @exclusivity(unchecked) var freeHandles: [Int32] = []
+  /// Removal tickets of removed pieces, by ``Piece/removal`` slot; free slots are listed in
+  /// `freeRemovals`.
+  @exclusivity(unchecked) var removals = PagedArray<PackedTicket>()
+  @exclusivity(unchecked) var freeRemovals: [Int32] = []
+  /// The actors of the text's tickets; a ``PackedTicket`` names one by its index here.
+  @exclusivity(unchecked) package private(set) var actors: [ActorID] = [.initial]
+  @exclusivity(unchecked) private var actorIndexes: [ActorID: UInt32] = [.initial: 0]
+  /// The index in `actors` interned or looked up last (most edits come from one actor).
+  @exclusivity(unchecked) private var lastActor = 0
   @exclusivity(unchecked) package internal(set) var buffer: [UInt16] = []
   /// Whether any content ever held a surrogate (if not, no offset can split a pair).
   @exclusivity(unchecked) package internal(set) var mayHoldSurrogates = false
   @exclusivity(unchecked) var index = SequenceIndex()
   /// Insertion ticket → the insertion's first piece (see ``PieceTable``).
-  @exclusivity(unchecked) var pieceTable = PieceTable()
+  @exclusivity(unchecked) var pieceTable = PieceTable<PackedTicket>()
   @exclusivity(unchecked) package internal(set) var attributeSets: [TextAttributes] = []
   @exclusivity(unchecked) var freeAttributeSets: [Int32] = []
   /// Pieces split off during the current edit or style that carry garbage of their own (they
@@ -54,9 +116,126 @@ package final class CRDTText: CRDTElement {
   @exclusivity(unchecked) package internal(set) var splitGarbage: [Int32] = []
 
   package override init(createdAt: TimeTicket) {
-    nodes.append(Node(id: TextNodeID(createdAt: .initial, offset: 0), start: 0, length: 0, removedAt: nil,
-                      prev: -1, next: -1, insPrev: -1, insNext: -1, attributes: -1))
+    arena.append(Piece(createdAt: PackedTicket(lamport: 0, delimiter: 0, actor: 0), offset: 0, start: 0, length: 0))
     super.init(createdAt: createdAt)
+  }
+
+  /// The pieces by handle, unpacked.
+  package var nodes: Nodes { Nodes(text: self) }
+
+  // MARK: Tickets
+
+  /// The index of `actor` in ``actors``, adding it when new.
+  @inline(__always) func intern(_ actor: ActorID) -> UInt32 {
+    if actors[lastActor] == actor { return UInt32(lastActor) }
+    return internSlow(actor)
+  }
+
+  private func internSlow(_ actor: ActorID) -> UInt32 {
+    if let known = actorIndexes[actor] {
+      lastActor = Int(known)
+      return known
+    }
+    let added = UInt32(actors.count)
+    actors.append(actor)
+    actorIndexes[actor] = added
+    lastActor = Int(added)
+    return added
+  }
+
+  /// `ticket` packed, its actor interned.
+  @inline(__always) func pack(_ ticket: TimeTicket) -> PackedTicket {
+    PackedTicket(lamport: ticket.lamport, delimiter: ticket.delimiter, actor: intern(ticket.actorID))
+  }
+
+  /// `ticket` packed when the text knows its actor (else no piece can carry it).
+  @inline(__always) func packIfKnown(_ ticket: TimeTicket) -> PackedTicket? {
+    if actors[lastActor] == ticket.actorID {
+      return PackedTicket(lamport: ticket.lamport, delimiter: ticket.delimiter, actor: UInt32(lastActor))
+    }
+    guard let actor = actorIndexes[ticket.actorID] else { return nil }
+    return PackedTicket(lamport: ticket.lamport, delimiter: ticket.delimiter, actor: actor)
+  }
+
+  /// The full ticket of a packed one.
+  @inline(__always) func unpack(_ ticket: PackedTicket) -> TimeTicket {
+    TimeTicket(lamport: ticket.lamport, delimiter: ticket.delimiter, actorID: actors[Int(ticket.actor)])
+  }
+
+  /// Whether packed `lhs` orders after `rhs` (``TimeTicket`` order: lamport, actor, delimiter).
+  @inline(__always) func isAfter(_ lhs: PackedTicket, _ rhs: TimeTicket) -> Bool {
+    let lamport = lhs.lamport
+    if lamport != rhs.lamport { return lamport > rhs.lamport }
+    let actor = actors[Int(lhs.actor)]
+    if actor != rhs.actorID { return actor > rhs.actorID }
+    return lhs.delimiter > rhs.delimiter
+  }
+
+  /// Whether packed `lhs` orders after packed `rhs`.
+  @inline(__always) func isAfter(_ lhs: PackedTicket, _ rhs: PackedTicket) -> Bool {
+    let (l, r) = (lhs.lamport, rhs.lamport)
+    if l != r { return l > r }
+    if lhs.actor != rhs.actor { return actors[Int(lhs.actor)] > actors[Int(rhs.actor)] }
+    return lhs.delimiter > rhs.delimiter
+  }
+
+  /// The id of a piece, unpacked.
+  @inline(__always) func id(ofPiece piece: Piece) -> TextNodeID {
+    TextNodeID(createdAt: unpack(piece.createdAt), offset: piece.offset)
+  }
+
+  /// Whether piece `handle` has id `id`.
+  @inline(__always) func piece(_ handle: Int32, is id: TextNodeID) -> Bool {
+    let piece = arena[Int(handle)]
+    guard piece.offset == id.offset, let packed = packIfKnown(id.createdAt) else { return false }
+    return piece.createdAt == packed
+  }
+
+  /// The removal ticket of piece `handle`, nil when live.
+  @inline(__always) func removedAt(_ handle: Int32) -> TimeTicket? {
+    let slot = arena[Int(handle)].removal
+    return slot >= 0 ? unpack(removals[Int(slot)]) : nil
+  }
+
+  /// Sets the removal ticket of piece `handle` (nil: live), reusing or freeing its slot. Does not
+  /// touch the index.
+  func setRemovedAt(_ handle: Int32, _ removedAt: TimeTicket?) {
+    let slot = arena[Int(handle)].removal
+    guard let removedAt else {
+      if slot >= 0 {
+        freeRemovals.append(slot)
+        arena[Int(handle)].removal = -1
+      }
+      return
+    }
+    let packed = pack(removedAt)
+    if slot >= 0 {
+      removals[Int(slot)] = packed
+    } else {
+      arena[Int(handle)].removal = storeRemoval(packed)
+    }
+  }
+
+  /// Makes room in ``buffer`` for `extra` more units, growing it by an eighth rather than
+  /// doubling (the content is appended to for the text's whole life; its slack is held for nothing).
+  @inline(__always) func reserveBuffer(_ extra: Int) {
+    let needed = buffer.count + extra
+    if needed > buffer.capacity { buffer.reserveCapacity(Swift.max(needed + needed / 8, 64)) }
+  }
+
+  /// The piece before piece `handle` in document order (the head for the first).
+  ///
+  /// - Complexity: O(log n), through the index.
+  func previous(of handle: Int32) -> Int32 { index.handle(before: handle) ?? CRDTText.head }
+
+  /// A removal slot holding `ticket`.
+  @inline(__always) func storeRemoval(_ ticket: PackedTicket) -> Int32 {
+    if let reused = freeRemovals.popLast() {
+      removals[Int(reused)] = ticket
+      return reused
+    }
+    removals.append(ticket)
+    return Int32(removals.count - 1)
   }
 
   // MARK: Reading
@@ -68,9 +247,9 @@ package final class CRDTText: CRDTElement {
   package var string: String {
     var units: [UInt16] = []
     units.reserveCapacity(length)
-    var handle = nodes[Int(CRDTText.head)].next
+    var handle = arena[Int(CRDTText.head)].next
     while handle >= 0 {
-      let node = nodes[Int(handle)]
+      let node = arena[Int(handle)]
       if !node.isRemoved { units.append(contentsOf: buffer[Int(node.start)..<Int(node.start + node.length)]) }
       handle = node.next
     }
@@ -80,61 +259,88 @@ package final class CRDTText: CRDTElement {
   /// The UTF-16 unit at visible `index`.
   package func unit(at position: Int) -> UInt16? {
     guard let found = index.find(position) else { return nil }
-    return buffer[Int(nodes[Int(found.handle)].start) + found.offset]
+    return buffer[Int(arena[Int(found.handle)].start) + found.offset]
   }
 
-  /// A piece.
-  @inline(__always) package func node(_ handle: Int32) -> Node { nodes[Int(handle)] }
+  /// A piece, unpacked.
+  package func node(_ handle: Int32) -> Node {
+    let piece = arena[Int(handle)]
+    return Node(id: id(ofPiece: piece), start: piece.start, length: piece.length, removedAt: removedAt(handle),
+                next: piece.next, insPrev: piece.insPrev, insNext: piece.insNext, attributes: piece.attributes)
+  }
 
   /// The id of a piece.
-  @inline(__always) package func id(of handle: Int32) -> TextNodeID { nodes[Int(handle)].id }
+  @inline(__always) package func id(of handle: Int32) -> TextNodeID { id(ofPiece: arena[Int(handle)]) }
+
+  /// Whether a piece is removed.
+  @inline(__always) package func isRemoved(_ handle: Int32) -> Bool { arena[Int(handle)].isRemoved }
 
   /// The content of a piece.
   package func content(of handle: Int32) -> String {
-    let node = nodes[Int(handle)]
+    let node = arena[Int(handle)]
     return String(decoding: buffer[Int(node.start)..<Int(node.start + node.length)], as: UTF16.self)
   }
 
   /// Every piece after the head, in order.
   package var pieces: [Int32] {
     var result: [Int32] = []
-    var handle = nodes[Int(CRDTText.head)].next
+    var handle = arena[Int(CRDTText.head)].next
     while handle >= 0 {
       result.append(handle)
-      handle = nodes[Int(handle)].next
+      handle = arena[Int(handle)].next
     }
     return result
   }
 
-  /// Bytes held by the text's buffers: pieces, content, index, lookup table and attribute sets
-  /// (capacities, so what the allocator holds for them).
-  package var memoryFootprint: Int {
-    nodes.memoryFootprint + buffer.capacity * 2 + index.memoryFootprint
-      + pieceTable.memoryFootprint + freeHandles.capacity * 4
-      + attributeSets.capacity * MemoryLayout<TextAttributes>.stride
-      + attributeSets.reduce(0) { $0 + $1.entries.capacity * MemoryLayout<TextAttributes.Entry>.stride }
+  /// Bytes held by the text's buffers: pieces, removal tickets, actors, content, index, lookup
+  /// table, attribute sets and free lists (capacities, so what the allocator holds for them).
+  package var memoryFootprint: Int { memoryBreakdown.reduce(0) { $0 + $1.bytes } }
+
+  /// ``memoryFootprint`` per structure, for benchmarks and tuning.
+  package var memoryBreakdown: [(name: String, bytes: Int)] {
+    [
+      ("pieces", arena.memoryFootprint),
+      ("removals", removals.memoryFootprint),
+      ("actors", actors.capacity * MemoryLayout<ActorID>.stride
+        + actorIndexes.capacity * 4 / 3 * (MemoryLayout<ActorID>.stride + MemoryLayout<UInt32>.stride)),
+      ("buffer", buffer.capacity * 2),
+      ("index.leaves", index.memoryBreakdown[0].bytes),
+      ("index.inners", index.memoryBreakdown[1].bytes),
+      ("index.leafOf", index.memoryBreakdown[2].bytes),
+      ("index.free", index.memoryBreakdown[3].bytes),
+      ("pieceTable", pieceTable.memoryFootprint),
+      ("freeLists", (freeHandles.capacity + freeRemovals.capacity + freeAttributeSets.capacity + splitGarbage.capacity) * 4),
+      ("attributes", attributeSets.capacity * MemoryLayout<TextAttributes>.stride
+        + attributeSets.reduce(0) { $0 + $1.entries.capacity * MemoryLayout<TextAttributes.Entry>.stride }),
+    ]
   }
 
   // MARK: First pieces
 
   /// The first piece of the insertion created at `createdAt`.
   @inline(__always) func firstPiece(of createdAt: TimeTicket) -> Int32? {
-    pieceTable.value(createdAt) { nodes[Int($0)].id.createdAt }
+    guard let packed = packIfKnown(createdAt) else { return nil }
+    return firstPiece(of: packed)
+  }
+
+  /// The first piece of the insertion created at packed `createdAt`.
+  @inline(__always) func firstPiece(of createdAt: PackedTicket) -> Int32? {
+    pieceTable.value(createdAt) { arena[Int($0)].createdAt }
   }
 
   /// Names `handle` (a piece of that insertion, already in the arena) as the insertion's first.
-  @inline(__always) func setFirstPiece(_ createdAt: TimeTicket, _ handle: Int32) {
-    pieceTable.set(createdAt, handle) { nodes[Int($0)].id.createdAt }
+  @inline(__always) func setFirstPiece(_ createdAt: PackedTicket, _ handle: Int32) {
+    pieceTable.set(createdAt, handle) { arena[Int($0)].createdAt }
   }
 
   /// Forgets the insertion (before its last piece leaves the arena).
-  @inline(__always) func removeFirstPiece(_ createdAt: TimeTicket) {
-    pieceTable.remove(createdAt) { nodes[Int($0)].id.createdAt }
+  @inline(__always) func removeFirstPiece(_ createdAt: PackedTicket) {
+    pieceTable.remove(createdAt) { arena[Int($0)].createdAt }
   }
 
   /// Names `handle` as the insertion's first piece unless one is named; returns that one.
-  @inline(__always) func insertFirstPieceIfAbsent(_ createdAt: TimeTicket, _ handle: Int32) -> Int32? {
-    pieceTable.insertIfAbsent(createdAt, handle) { nodes[Int($0)].id.createdAt }
+  @inline(__always) func insertFirstPieceIfAbsent(_ createdAt: PackedTicket, _ handle: Int32) -> Int32? {
+    pieceTable.insertIfAbsent(createdAt, handle) { arena[Int($0)].createdAt }
   }
 
   // MARK: Positions
@@ -142,9 +348,9 @@ package final class CRDTText: CRDTElement {
   /// The position of visible `index` (0...length). A boundary belongs to the piece on its left.
   package func position(at textIndex: Int) -> TextPosition? {
     guard textIndex >= 0, textIndex <= length else { return nil }
-    if textIndex == 0 { return TextPosition(id: nodes[Int(CRDTText.head)].id, relativeOffset: 0) }
+    if textIndex == 0 { return TextPosition(id: id(of: CRDTText.head), relativeOffset: 0) }
     guard let found = index.find(textIndex, inclusiveEnd: true) else { return nil }
-    return TextPosition(id: nodes[Int(found.handle)].id, relativeOffset: Int32(found.offset), hint: found.handle)
+    return TextPosition(id: id(of: found.handle), relativeOffset: Int32(found.offset), hint: found.handle)
   }
 
   /// The visible index of `position`. A position on a piece boundary resolves to the end of the
@@ -156,18 +362,18 @@ package final class CRDTText: CRDTElement {
     let absolute = position.absoluteID
     guard let handle = floorPreferringLeft(absolute) else { return nil }
     if handle == CRDTText.head { return 0 }
-    let node = nodes[Int(handle)]
-    let offset = node.isRemoved ? 0 : Int(absolute.offset - node.id.offset)
+    let node = arena[Int(handle)]
+    let offset = node.isRemoved ? 0 : Int(absolute.offset - node.offset)
     return index.offset(of: handle) + offset
   }
 
   /// The piece of the insertion `id.createdAt` whose range starts at or before `id.offset`.
   package func floorPiece(_ id: TextNodeID) -> Int32? {
-    if id.createdAt == nodes[Int(CRDTText.head)].id.createdAt && id.offset == 0 { return CRDTText.head }
-    guard var handle = firstPiece(of: id.createdAt), nodes[Int(handle)].id.offset <= id.offset else { return nil }
+    if id.createdAt == .initial && id.offset == 0 { return CRDTText.head }
+    guard var handle = firstPiece(of: id.createdAt), arena[Int(handle)].offset <= id.offset else { return nil }
     while true {
-      let next = nodes[Int(handle)].insNext
-      if next < 0 || nodes[Int(next)].id.offset > id.offset { return handle }
+      let next = arena[Int(handle)].insNext
+      if next < 0 || arena[Int(next)].offset > id.offset { return handle }
       handle = next
     }
   }
@@ -176,8 +382,8 @@ package final class CRDTText: CRDTElement {
   /// position's hint when it still names a piece that holds the offset.
   @inline(__always) private func resolve(_ position: TextPosition) -> Int32? {
     let hint = position.hint
-    if hint > 0, Int(hint) < nodes.count, nodes[Int(hint)].id == position.id,
-      position.relativeOffset > 0, position.relativeOffset <= nodes[Int(hint)].length {
+    if hint > 0, Int(hint) < arena.count, piece(hint, is: position.id),
+      position.relativeOffset > 0, position.relativeOffset <= arena[Int(hint)].length {
       return hint
     }
     return floorPreferringLeft(position.absoluteID)
@@ -187,8 +393,8 @@ package final class CRDTText: CRDTElement {
   /// end of the part before it (Yorkie's `findFloorNodePreferToLeft`).
   package func floorPreferringLeft(_ id: TextNodeID) -> Int32? {
     guard let handle = floorPiece(id) else { return nil }
-    if id.offset > 0, nodes[Int(handle)].id.offset == id.offset, nodes[Int(handle)].insPrev >= 0 {
-      return nodes[Int(handle)].insPrev
+    if id.offset > 0, arena[Int(handle)].offset == id.offset, arena[Int(handle)].insPrev >= 0 {
+      return arena[Int(handle)].insPrev
     }
     return handle
   }
@@ -215,17 +421,17 @@ package final class CRDTText: CRDTElement {
     guard var handle = resolve(position) else {
       throw YorkieError(.elementNotFound, "text \(createdAt) has no piece \(absolute)")
     }
-    let offset = Int(absolute.offset - nodes[Int(handle)].id.offset)
-    guard offset >= 0, offset <= Int(nodes[Int(handle)].length) else {
-      throw YorkieError(.elementNotFound, "text \(createdAt): offset \(absolute.offset) is outside piece \(nodes[Int(handle)].id)")
+    let offset = Int(absolute.offset - arena[Int(handle)].offset)
+    guard offset >= 0, offset <= Int(arena[Int(handle)].length) else {
+      throw YorkieError(.elementNotFound, "text \(createdAt): offset \(absolute.offset) is outside piece \(id(of: handle))")
     }
     split(handle, at: offset, journal: journal)
     while true {
-      let next = nodes[Int(handle)].next
-      if next < 0 || !nodes[Int(next)].id.createdAt.isAfter(editedAt) { break }
+      let next = arena[Int(handle)].next
+      if next < 0 || !isAfter(arena[Int(next)].createdAt, editedAt) { break }
       handle = next
     }
-    return (handle, nodes[Int(handle)].next)
+    return (handle, arena[Int(handle)].next)
   }
 
   /// Replaces the range `from..<to` with `content`.
@@ -250,21 +456,23 @@ package final class CRDTText: CRDTElement {
       let start = wantsIndexes ? fromIndex : visibleIndex(before: fromRight)
       let end = wantsIndexes ? toIndex : visibleIndex(before: toRight)
       var remaining = end - start
+      let packedEditedAt = pack(editedAt)
       while remaining > 0, let found = index.find(start), found.offset == 0 {
         let handle = found.handle
-        remaining -= Int(nodes[Int(handle)].length)
+        remaining -= Int(arena[Int(handle)].length)
         journal.append(.textRestoreRemoved(self, handle, nil))
-        nodes[Int(handle)].removedAt = editedAt
+        arena[Int(handle)].removal = storeRemoval(packedEditedAt)
         index.setWeight(handle, 0)
         removed.append(handle)
       }
-    } else {
+    } else if let versionVector {
       var handle = fromRight
+      var knowledge = Knowledge(versionVector)
       while handle >= 0 && handle != toRight {
-        let next = nodes[Int(handle)].next
-        if canDelete(handle, editedAt: editedAt, versionVector: versionVector) {
-          journal.append(.textRestoreRemoved(self, handle, nodes[Int(handle)].removedAt))
-          nodes[Int(handle)].removedAt = editedAt
+        let next = arena[Int(handle)].next
+        if canDelete(handle, editedAt: editedAt, knowledge: &knowledge) {
+          journal.append(.textRestoreRemoved(self, handle, removedAt(handle)))
+          setRemovedAt(handle, editedAt)
           index.setWeight(handle, 0)
           removed.append(handle)
         }
@@ -273,6 +481,7 @@ package final class CRDTText: CRDTElement {
     }
     var inserted: Int32? = nil
     let start = Int32(buffer.count)
+    reserveBuffer(content.utf8.count)
     buffer.append(contentsOf: content.utf16)
     let unitCount = buffer.count - Int(start)
     if unitCount > 0 {
@@ -283,10 +492,10 @@ package final class CRDTText: CRDTElement {
         for (key, value) in attributes.sorted(by: { $0.key < $1.key }) { set.set(key, value, executedAt: editedAt) }
         attributeSet = storeAttributes(set)
       }
-      let node = Node(id: TextNodeID(createdAt: editedAt, offset: 0), start: start, length: Int32(unitCount), removedAt: nil,
-                      prev: fromLeft, next: -1, insPrev: -1, insNext: -1, attributes: attributeSet)
+      let packed = pack(editedAt)
+      let node = Piece(createdAt: packed, offset: 0, start: start, length: Int32(unitCount), attributes: attributeSet)
       let newHandle = link(node, after: fromLeft)
-      setFirstPiece(editedAt, newHandle)
+      setFirstPiece(packed, newHandle)
       journal.append(.textUnlinkInserted(self, newHandle))
       inserted = newHandle
     }
@@ -297,12 +506,38 @@ package final class CRDTText: CRDTElement {
   /// it is a tombstone whose removal the editor had not seen and this deletion is newer
   /// (concurrent deletions converge on the latest ticket).
   func canDelete(_ handle: Int32, editedAt: TimeTicket, versionVector: VersionVector?) -> Bool {
-    let node = nodes[Int(handle)]
-    guard let versionVector else { return node.removedAt == nil }
-    guard (versionVector[node.id.createdAt.actorID] ?? 0) >= node.id.createdAt.lamport else { return false }
-    guard let removedAt = node.removedAt else { return true }
-    let tombstoneKnown = (versionVector[removedAt.actorID] ?? 0) >= removedAt.lamport
-    return !tombstoneKnown && editedAt.isAfter(removedAt)
+    guard let versionVector else { return !arena[Int(handle)].isRemoved }
+    var knowledge = Knowledge(versionVector)
+    return canDelete(handle, editedAt: editedAt, knowledge: &knowledge)
+  }
+
+  /// ``canDelete(_:editedAt:versionVector:)`` with the editor's version vector read through a
+  /// cache (a remote deletion walks every tombstone in its range, mostly of one actor).
+  @inline(__always) private func canDelete(_ handle: Int32, editedAt: TimeTicket, knowledge: inout Knowledge) -> Bool {
+    let node = arena[Int(handle)]
+    guard knowledge.lamport(of: node.createdAt.actor, in: self) >= node.createdAt.lamport else { return false }
+    guard node.isRemoved else { return true }
+    let removedAt = removals[Int(node.removal)]
+    let tombstoneKnown = knowledge.lamport(of: removedAt.actor, in: self) >= removedAt.lamport
+    return !tombstoneKnown && editedAt.isAfter(unpack(removedAt))
+  }
+
+  /// An editor's version vector with the last actor looked up cached, by interned actor.
+  private struct Knowledge {
+    let versionVector: VersionVector
+    var actor: UInt32 = .max
+    var lamport: Int64 = 0
+
+    init(_ versionVector: VersionVector) { self.versionVector = versionVector }
+
+    /// The greatest Lamport clock the editor had seen of interned `actor` (0 if none).
+    @inline(__always) mutating func lamport(of actor: UInt32, in text: CRDTText) -> Int64 {
+      if actor != self.actor {
+        self.actor = actor
+        lamport = versionVector[text.actors[Int(actor)]] ?? 0
+      }
+      return lamport
+    }
   }
 
   /// What a style change did.
@@ -327,14 +562,14 @@ package final class CRDTText: CRDTElement {
     var handle = fromRight
     let sortedAttributes = attributes.sorted { $0.key < $1.key }
     while handle >= 0 && handle != toRight {
-      let node = nodes[Int(handle)]
-      let known = versionVector.map { ($0[node.id.createdAt.actorID] ?? 0) >= node.id.createdAt.lamport } ?? true
+      let node = arena[Int(handle)]
+      let known = versionVector.map { ($0[actors[Int(node.createdAt.actor)]] ?? 0) >= node.createdAt.lamport } ?? true
       if known {
         var set = node.attributes >= 0 ? attributeSets[Int(node.attributes)] : TextAttributes()
         let before = set
         for (key, value) in sortedAttributes {
           let outcome = set.set(key, value, executedAt: editedAt)
-          if let old = outcome.replacedTombstone { result.revived.append((node.id, key, old.updatedAt)) }
+          if let old = outcome.replacedTombstone { result.revived.append((id(ofPiece: node), key, old.updatedAt)) }
         }
         for key in attributesToRemove where set.remove(key, executedAt: editedAt) {
           result.tombstones.append((handle, key))
@@ -344,14 +579,14 @@ package final class CRDTText: CRDTElement {
           setAttributes(handle, set)
         }
       }
-      handle = nodes[Int(handle)].next
+      handle = arena[Int(handle)].next
     }
     return result
   }
 
   /// The attributes of a piece.
   package func attributes(of handle: Int32) -> TextAttributes? {
-    let set = nodes[Int(handle)].attributes
+    let set = arena[Int(handle)].attributes
     return set >= 0 ? attributeSets[Int(set)] : nil
   }
 
@@ -370,18 +605,18 @@ package final class CRDTText: CRDTElement {
   /// - Returns: the part split off (right of the boundary), or -1 when `offset` is at an end.
   @discardableResult
   func split(_ handle: Int32, at offset: Int, journal: Journal) -> Int32 {
-    let node = nodes[Int(handle)]
+    let node = arena[Int(handle)]
     guard offset > 0, offset < Int(node.length) else { return -1 }
     var attributeSet: Int32 = -1
     if node.attributes >= 0 { attributeSet = storeAttributes(attributeSets[Int(node.attributes)]) }
-    let right = Node(id: TextNodeID(createdAt: node.id.createdAt, offset: node.id.offset + Int32(offset)),
-                     start: node.start + Int32(offset), length: node.length - Int32(offset), removedAt: node.removedAt,
-                     prev: handle, next: -1, insPrev: handle, insNext: node.insNext, attributes: attributeSet)
-    nodes[Int(handle)].length = Int32(offset)
+    var right = Piece(createdAt: node.createdAt, offset: node.offset + Int32(offset), start: node.start + Int32(offset),
+                      length: node.length - Int32(offset), insPrev: handle, insNext: node.insNext, attributes: attributeSet)
+    if node.isRemoved { right.removal = storeRemoval(removals[Int(node.removal)]) }
+    arena[Int(handle)].length = Int32(offset)
     if !node.isRemoved { index.setWeight(handle, offset) }
     let rightHandle = link(right, after: handle)
-    if node.insNext >= 0 { nodes[Int(node.insNext)].insPrev = rightHandle }
-    nodes[Int(handle)].insNext = rightHandle
+    if node.insNext >= 0 { arena[Int(node.insNext)].insPrev = rightHandle }
+    arena[Int(handle)].insNext = rightHandle
     journal.append(.textUndoSplit(self, handle, rightHandle))
     if node.isRemoved || (attributeSet >= 0 && attributeSets[Int(attributeSet)].entries.contains { $0.isRemoved }) {
       splitGarbage.append(rightHandle)
@@ -391,27 +626,27 @@ package final class CRDTText: CRDTElement {
 
   /// Merges a split back (rollback only): `right` must be `left`'s split-off part.
   package func undoSplit(_ left: Int32, _ right: Int32) {
-    let rightNode = nodes[Int(right)]
-    nodes[Int(left)].length += rightNode.length
-    nodes[Int(left)].insNext = rightNode.insNext
-    if rightNode.insNext >= 0 { nodes[Int(rightNode.insNext)].insPrev = left }
+    let rightNode = arena[Int(right)]
+    arena[Int(left)].length += rightNode.length
+    arena[Int(left)].insNext = rightNode.insNext
+    if rightNode.insNext >= 0 { arena[Int(rightNode.insNext)].insPrev = left }
     releaseAttributes(rightNode.attributes)
     unlink(right)
-    if !nodes[Int(left)].isRemoved { index.setWeight(left, Int(nodes[Int(left)].length)) }
+    if !arena[Int(left)].isRemoved { index.setWeight(left, Int(arena[Int(left)].length)) }
   }
 
   /// Removes an inserted piece (rollback only).
   package func undoInsert(_ handle: Int32) {
-    let node = nodes[Int(handle)]
-    if firstPiece(of: node.id.createdAt) == handle { removeFirstPiece(node.id.createdAt) }
+    let node = arena[Int(handle)]
+    if firstPiece(of: node.createdAt) == handle { removeFirstPiece(node.createdAt) }
     releaseAttributes(node.attributes)
     unlink(handle)
   }
 
   /// Restores a piece's removal state (rollback only).
   package func restoreRemoved(_ handle: Int32, _ removedAt: TimeTicket?) {
-    nodes[Int(handle)].removedAt = removedAt
-    index.setWeight(handle, removedAt == nil ? Int(nodes[Int(handle)].length) : 0)
+    setRemovedAt(handle, removedAt)
+    index.setWeight(handle, removedAt == nil ? Int(arena[Int(handle)].length) : 0)
   }
 
   /// Restores a piece's attributes (rollback only).
@@ -419,17 +654,17 @@ package final class CRDTText: CRDTElement {
     if let attributes {
       setAttributes(handle, attributes)
     } else {
-      releaseAttributes(nodes[Int(handle)].attributes)
-      nodes[Int(handle)].attributes = -1
+      releaseAttributes(arena[Int(handle)].attributes)
+      arena[Int(handle)].attributes = -1
     }
   }
 
   func setAttributes(_ handle: Int32, _ set: TextAttributes) {
-    let current = nodes[Int(handle)].attributes
+    let current = arena[Int(handle)].attributes
     if current >= 0 {
       attributeSets[Int(current)] = set
     } else {
-      nodes[Int(handle)].attributes = storeAttributes(set)
+      arena[Int(handle)].attributes = storeAttributes(set)
     }
   }
 
@@ -448,20 +683,18 @@ package final class CRDTText: CRDTElement {
     freeAttributeSets.append(set)
   }
 
-  func link(_ node: Node, after anchor: Int32, indexed: Bool = true) -> Int32 {
+  func link(_ node: Piece, after anchor: Int32, indexed: Bool = true) -> Int32 {
     var node = node
-    node.prev = anchor
-    node.next = nodes[Int(anchor)].next
+    node.next = arena[Int(anchor)].next
     let handle: Int32
     if let reused = freeHandles.popLast() {
       handle = reused
-      nodes[Int(handle)] = node
+      arena[Int(handle)] = node
     } else {
-      handle = Int32(nodes.count)
-      nodes.append(node)
+      handle = Int32(arena.count)
+      arena.append(node)
     }
-    if node.next >= 0 { nodes[Int(node.next)].prev = handle }
-    nodes[Int(anchor)].next = handle
+    arena[Int(anchor)].next = handle
     if indexed {
       index.insert(handle, weight: node.isRemoved ? 0 : Int(node.length), after: anchor == CRDTText.head ? nil : anchor)
     }
@@ -469,24 +702,23 @@ package final class CRDTText: CRDTElement {
   }
 
   func unlink(_ handle: Int32) {
-    let node = nodes[Int(handle)]
-    nodes[Int(node.prev)].next = node.next
-    if node.next >= 0 { nodes[Int(node.next)].prev = node.prev }
+    let node = arena[Int(handle)]
+    arena[Int(previous(of: handle))].next = node.next
     index.remove(handle)
-    nodes[Int(handle)] = Node(id: TextNodeID(createdAt: .initial, offset: -1), start: 0, length: 0, removedAt: nil,
-                              prev: -1, next: -1, insPrev: -1, insNext: -1, attributes: -1)
+    if node.isRemoved { freeRemovals.append(node.removal) }
+    arena[Int(handle)] = Piece(createdAt: PackedTicket(lamport: 0, delimiter: 0, actor: 0), offset: -1, start: 0, length: 0)
     freeHandles.append(handle)
   }
 
   // MARK: Garbage collection
 
   /// The removed pieces, for rebuilding the GC registry after a snapshot.
-  package var removedPieces: [Int32] { pieces.filter { nodes[Int($0)].isRemoved } }
+  package var removedPieces: [Int32] { pieces.filter { arena[Int($0)].isRemoved } }
 
   /// The piece with this id, exactly. `hint` is a handle it may be at.
   package func piece(withID id: TextNodeID, hint: Int32 = -1) -> Int32? {
-    if hint > 0, Int(hint) < nodes.count, nodes[Int(hint)].id == id { return hint }
-    guard let handle = floorPiece(id), handle != CRDTText.head, nodes[Int(handle)].id == id else { return nil }
+    if hint > 0, Int(hint) < arena.count, piece(hint, is: id) { return hint }
+    guard let handle = floorPiece(id), handle != CRDTText.head, arena[Int(handle)].offset == id.offset else { return nil }
     return handle
   }
 
@@ -494,11 +726,11 @@ package final class CRDTText: CRDTElement {
   /// ``CRDTArray/isSafeToPurge(_:_:allCovered:)``: the run of newer pieces after it must be
   /// known to every replica).
   package func isSafeToPurge(_ handle: Int32, _ minSyncedVersionVector: VersionVector) -> Bool {
-    let createdAt = nodes[Int(handle)].id.createdAt
-    var next = nodes[Int(handle)].next
-    while next >= 0 && nodes[Int(next)].id.createdAt.isAfter(createdAt) {
-      if !minSyncedVersionVector.covers(nodes[Int(next)].id.createdAt) { return false }
-      next = nodes[Int(next)].next
+    let createdAt = arena[Int(handle)].createdAt
+    var next = arena[Int(handle)].next
+    while next >= 0 && isAfter(arena[Int(next)].createdAt, createdAt) {
+      if !minSyncedVersionVector.covers(unpack(arena[Int(next)].createdAt)) { return false }
+      next = arena[Int(next)].next
     }
     return true
   }
@@ -511,33 +743,33 @@ package final class CRDTText: CRDTElement {
   /// known to every replica, since its removal is.
   package func safeToPurge(_ minSyncedVersionVector: VersionVector) -> [Bool] {
     var order: [Int32] = []
-    var handle = nodes[Int(CRDTText.head)].next
+    var handle = arena[Int(CRDTText.head)].next
     while handle >= 0 {
       order.append(handle)
-      handle = nodes[Int(handle)].next
+      handle = arena[Int(handle)].next
     }
     let n = order.count
-    var result = [Bool](repeating: false, count: nodes.count)
+    var result = [Bool](repeating: false, count: arena.count)
     var firstUncovered = n  // the first uncovered position after the one being looked at
     var stack: [Int] = []   // positions to the right, tickets increasing from bottom to top... popped while newer
     for i in stride(from: n - 1, through: 0, by: -1) {
-      let ticket = nodes[Int(order[i])].id.createdAt
-      while let top = stack.last, nodes[Int(order[top])].id.createdAt.isAfter(ticket) { stack.removeLast() }
+      let ticket = arena[Int(order[i])].createdAt
+      while let top = stack.last, isAfter(arena[Int(order[top])].createdAt, ticket) { stack.removeLast() }
       let runEnd = stack.last ?? n
       result[Int(order[i])] = firstUncovered >= runEnd
       stack.append(i)
-      if !minSyncedVersionVector.covers(ticket) { firstUncovered = i }
+      if !minSyncedVersionVector.covers(unpack(ticket)) { firstUncovered = i }
     }
     return result
   }
 
   /// Physically deletes a removed piece.
   package func purge(_ handle: Int32) {
-    let node = nodes[Int(handle)]
-    if node.insPrev >= 0 { nodes[Int(node.insPrev)].insNext = node.insNext }
-    if node.insNext >= 0 { nodes[Int(node.insNext)].insPrev = node.insPrev }
-    if firstPiece(of: node.id.createdAt) == handle {
-      if node.insNext >= 0 { setFirstPiece(node.id.createdAt, node.insNext) } else { removeFirstPiece(node.id.createdAt) }
+    let node = arena[Int(handle)]
+    if node.insPrev >= 0 { arena[Int(node.insPrev)].insNext = node.insNext }
+    if node.insNext >= 0 { arena[Int(node.insNext)].insPrev = node.insPrev }
+    if firstPiece(of: node.createdAt) == handle {
+      if node.insNext >= 0 { setFirstPiece(node.createdAt, node.insNext) } else { removeFirstPiece(node.createdAt) }
     }
     releaseAttributes(node.attributes)
     unlink(handle)
@@ -545,7 +777,7 @@ package final class CRDTText: CRDTElement {
 
   /// Deletes an attribute tombstone.
   package func purgeAttribute(_ handle: Int32, key: String, removedAt: TimeTicket) -> Bool {
-    let set = nodes[Int(handle)].attributes
+    let set = arena[Int(handle)].attributes
     guard set >= 0 else { return false }
     return attributeSets[Int(set)].purge(key, removedAt: removedAt)
   }
@@ -567,9 +799,9 @@ package final class CRDTText: CRDTElement {
   package override func writeJSON(into writer: inout JSONWriter, sorted: Bool) {
     writer.raw("[")
     var first = true
-    var handle = nodes[Int(CRDTText.head)].next
+    var handle = arena[Int(CRDTText.head)].next
     while handle >= 0 {
-      let node = nodes[Int(handle)]
+      let node = arena[Int(handle)]
       if !node.isRemoved && node.length > 0 {
         if !first { writer.raw(",") }
         first = false
@@ -602,7 +834,7 @@ package final class CRDTText: CRDTElement {
     var handle = nodes[Int(CRDTText.head)].next
     while handle >= 0 {
       let node = nodes[Int(handle)]
-      if node.prev != previous { return "piece \(handle) has prev \(node.prev), expected \(previous)" }
+      if index.contains(handle), self.previous(of: handle) != previous { return "piece \(handle) follows \(self.previous(of: handle)) in the index, \(previous) in the chain" }
       if index.weight(of: handle) != (node.isRemoved ? 0 : Int(node.length)) { return "piece \(node.id) has a wrong weight" }
       if node.insNext >= 0 {
         let next = nodes[Int(node.insNext)]
@@ -616,6 +848,12 @@ package final class CRDTText: CRDTElement {
       handle = node.next
     }
     if order != index.handles { return "index order differs from the chain" }
+    var slots = Set(freeRemovals)
+    if slots.count != freeRemovals.count { return "a removal slot is free twice" }
+    for handle in order where arena[Int(handle)].isRemoved {
+      if !slots.insert(arena[Int(handle)].removal).inserted { return "removal slot \(arena[Int(handle)].removal) is shared or free" }
+    }
+    if slots.count != removals.count { return "removal slots leak: \(slots.count) used or free of \(removals.count)" }
     return nil
   }
 }

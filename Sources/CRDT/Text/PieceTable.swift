@@ -1,16 +1,23 @@
+/// A key of a ``PieceTable``: equality plus a well-mixed 32-bit hash.
+package protocol PieceTableKey: Equatable {
+  /// The key's hash; the table keeps it as the slot's tag.
+  var pieceTableTag: UInt32 { get }
+}
+
 /// The first piece of every insertion of a text: insertion ticket → piece handle.
 ///
 /// A text holds one entry per insertion (a keystroke is one), so this table is as large as the
 /// text's arena. It keeps 8 bytes a slot — a 32-bit hash tag and the handle — instead of the
-/// 24-byte ticket: the key is the ticket of the piece the handle names, read from the arena
-/// (through `keyOf`) only when a tag matches. Home slots and rehashing use the tag alone, so
-/// growing never touches the arena. Linear probing, load at most 1/2, backward-shift removal;
-/// past 4,096 entries the table splits into 64 by the tag's top bits, so that growing rehashes a
+/// ticket: the key is the ticket of the piece the handle names, read from the arena (through
+/// `keyOf`) only when a tag matches. Home slots and rehashing use the tag alone, so growing
+/// never touches the arena. Linear probing with backward-shift removal, load at most 13/16 (a
+/// probe compares tags alone, so longer probes stay cheap, and the table is a large part of a
+/// text's memory); past 4,096 entries the table splits into 64 by the tag's top bits, so that growing rehashes a
 /// 64th of the entries at a time (no long stall on one edit).
 ///
 /// Invariant (the caller's): every entry's key is `keyOf(handle)`, and an entry is removed
 /// before its piece leaves the arena.
-package struct PieceTable {
+package struct PieceTable<Key: PieceTableKey> {
   private struct Shard {
     /// `tag << 32 | (handle + 1)`; 0 is an empty slot.
     var slots: [UInt64]
@@ -31,7 +38,7 @@ package struct PieceTable {
   package init(expectedCount: Int) {
     func capacity(for count: Int) -> Int {
       var capacity = 8
-      while capacity < count * 2 { capacity <<= 1 }
+      while capacity * 7 < count * 10 { capacity <<= 1 }
       return capacity
     }
     if expectedCount >= 1 << 12 {
@@ -48,14 +55,7 @@ package struct PieceTable {
   /// Bytes held by the slots.
   package var memoryFootprint: Int { shards.reduce(0) { $0 + $1.slots.capacity * 8 } }
 
-  @inline(__always) private static func tag(_ key: TimeTicket) -> UInt32 {
-    var x = UInt64(bitPattern: key.lamport) &* 0x9E37_79B9_7F4A_7C15
-    x ^= key.actorID.high &* 0xC2B2_AE3D_27D4_EB4F
-    x ^= (UInt64(key.actorID.low) << 32 | UInt64(key.delimiter)) &* 0x1656_67B1_9E37_79F9
-    x ^= x >> 29
-    x = x &* 0xBF58_476D_1CE4_E5B9
-    return UInt32(truncatingIfNeeded: x >> 32)
-  }
+  @inline(__always) private static func tag(_ key: Key) -> UInt32 { key.pieceTableTag }
 
   @inline(__always) private func shardIndex(_ tag: UInt32) -> Int { isSplit ? Int(tag >> 26) : 0 }
 
@@ -68,59 +68,59 @@ package struct PieceTable {
   }
 
   /// The slot holding `key`, or the empty slot where it would go.
-  @inline(__always) private func find(_ key: TimeTicket, _ tag: UInt32, in shard: Int,
-                                      _ keyOf: (Int32) -> TimeTicket) -> (slot: Int, found: Bool) {
+  @inline(__always) private func find(_ key: Key, _ tag: UInt32, in shard: Int,
+                                      _ keyOf: (Int32) -> Key) -> (slot: Int, found: Bool) {
     shards[shard].slots.withUnsafeBufferPointer { slots in
       let mask = slots.count - 1
       var index = Int(tag) & mask
       while true {
         let slot = slots[index]
         if slot == 0 { return (index, false) }
-        if UInt32(truncatingIfNeeded: slot >> 32) == tag && keyOf(PieceTable.handle(slot)) == key { return (index, true) }
+        if UInt32(truncatingIfNeeded: slot >> 32) == tag && keyOf(Self.handle(slot)) == key { return (index, true) }
         index = (index + 1) & mask
       }
     }
   }
 
   /// The handle stored for `key`.
-  package func value(_ key: TimeTicket, keyOf: (Int32) -> TimeTicket) -> Int32? {
-    let tag = PieceTable.tag(key)
+  package func value(_ key: Key, keyOf: (Int32) -> Key) -> Int32? {
+    let tag = Self.tag(key)
     let shard = shardIndex(tag)
     let (slot, found) = find(key, tag, in: shard, keyOf)
-    return found ? PieceTable.handle(shards[shard].slots[slot]) : nil
+    return found ? Self.handle(shards[shard].slots[slot]) : nil
   }
 
   /// Sets the handle of `key`.
-  package mutating func set(_ key: TimeTicket, _ handle: Int32, keyOf: (Int32) -> TimeTicket) {
+  package mutating func set(_ key: Key, _ handle: Int32, keyOf: (Int32) -> Key) {
     _ = store(key, handle, replace: true, keyOf: keyOf)
   }
 
   /// Sets the handle of `key` unless it has one; returns the one it had.
-  package mutating func insertIfAbsent(_ key: TimeTicket, _ handle: Int32, keyOf: (Int32) -> TimeTicket) -> Int32? {
+  package mutating func insertIfAbsent(_ key: Key, _ handle: Int32, keyOf: (Int32) -> Key) -> Int32? {
     store(key, handle, replace: false, keyOf: keyOf)
   }
 
-  private mutating func store(_ key: TimeTicket, _ handle: Int32, replace: Bool, keyOf: (Int32) -> TimeTicket) -> Int32? {
-    let tag = PieceTable.tag(key)
+  private mutating func store(_ key: Key, _ handle: Int32, replace: Bool, keyOf: (Int32) -> Key) -> Int32? {
+    let tag = Self.tag(key)
     var shard = shardIndex(tag)
-    if (shards[shard].count + 1) * 2 > shards[shard].slots.count {
+    if (shards[shard].count + 1) * 16 > shards[shard].slots.count * 13 {
       grow(shard)
       shard = shardIndex(tag)
     }
     let (slot, found) = find(key, tag, in: shard, keyOf)
     if found {
-      let previous = PieceTable.handle(shards[shard].slots[slot])
-      if replace { shards[shard].slots[slot] = PieceTable.pack(tag, handle) }
+      let previous = Self.handle(shards[shard].slots[slot])
+      if replace { shards[shard].slots[slot] = Self.pack(tag, handle) }
       return previous
     }
-    shards[shard].slots[slot] = PieceTable.pack(tag, handle)
+    shards[shard].slots[slot] = Self.pack(tag, handle)
     shards[shard].count += 1
     return nil
   }
 
   /// Removes the entry of `key`.
-  package mutating func remove(_ key: TimeTicket, keyOf: (Int32) -> TimeTicket) {
-    let tag = PieceTable.tag(key)
+  package mutating func remove(_ key: Key, keyOf: (Int32) -> Key) {
+    let tag = Self.tag(key)
     let shard = shardIndex(tag)
     let (found, present) = find(key, tag, in: shard, keyOf)
     guard present else { return }
