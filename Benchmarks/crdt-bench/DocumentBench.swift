@@ -246,5 +246,6 @@ let memoryLayouts: [(String, Int)] = [
   ("CRDTRoot.GCPairKey", MemoryLayout<CRDTRoot.GCPairKey>.stride),
   ("CRDTText.Node", MemoryLayout<CRDTText.Node>.stride),
   ("CRDTArray.MoveResult", MemoryLayout<CRDTArray.MoveResult>.stride),
+  ("CRDTArray.Node", MemoryLayout<CRDTArray.Node>.stride),
   ("Change", MemoryLayout<Change>.stride),
 ]

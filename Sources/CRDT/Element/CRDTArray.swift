@@ -28,12 +28,48 @@ package final class CRDTArray: CRDTElement {
     /// The position's identity: the element's createdAt for an insert, the move's ticket otherwise.
     package var id: TimeTicket
     package var element: CRDTElement?
-    /// Set when the element was moved into this position: the move's ticket (the LWW register).
-    package var movedAt: TimeTicket?
-    /// Set when the position died because its element moved away.
-    package var removedAt: TimeTicket?
     package var prev: Int32
     package var next: Int32
+    /// The move and death tickets, which only positions touched by a move have: kept out of
+    /// line, so a position is 48 bytes instead of 104.
+    private var moveTickets: MoveTickets?
+
+    /// Set when the element was moved into this position: the move's ticket (the LWW register).
+    package var movedAt: TimeTicket? {
+      get { moveTickets?.movedAt }
+      set { moveTickets = MoveTickets.make(movedAt: newValue, removedAt: moveTickets?.removedAt) }
+    }
+
+    /// Set when the position died because its element moved away.
+    package var removedAt: TimeTicket? {
+      get { moveTickets?.removedAt }
+      set { moveTickets = MoveTickets.make(movedAt: moveTickets?.movedAt, removedAt: newValue) }
+    }
+
+    package init(id: TimeTicket, element: CRDTElement?, movedAt: TimeTicket?, removedAt: TimeTicket?, prev: Int32, next: Int32) {
+      self.id = id
+      self.element = element
+      self.prev = prev
+      self.next = next
+      self.moveTickets = MoveTickets.make(movedAt: movedAt, removedAt: removedAt)
+    }
+  }
+
+  /// A position's move tickets. Immutable (a change makes a new box), so copying a node keeps
+  /// value semantics.
+  private final class MoveTickets: Sendable {
+    let movedAt: TimeTicket?
+    let removedAt: TimeTicket?
+
+    private init(movedAt: TimeTicket?, removedAt: TimeTicket?) {
+      self.movedAt = movedAt
+      self.removedAt = removedAt
+    }
+
+    /// A box holding the two tickets, nil when both are nil.
+    static func make(movedAt: TimeTicket?, removedAt: TimeTicket?) -> MoveTickets? {
+      movedAt == nil && removedAt == nil ? nil : MoveTickets(movedAt: movedAt, removedAt: removedAt)
+    }
   }
 
   package static let head: Int32 = 0
