@@ -14,7 +14,9 @@ public final class JSONObject {
 
   /// Yorkie's only key rule: a key cannot contain `.` (empty and `$`-prefixed keys are fine).
   static func validate(key: String) throws(YorkieError) {
-    if key.utf8.contains(UInt8(ascii: ".")) {
+    let dot = UInt8(ascii: ".")
+    let hasDot = key.utf8.withContiguousStorageIfAvailable { $0.contains(dot) } ?? key.utf8.contains(dot)
+    if hasDot {
       throw YorkieError(.invalidKey, "an object key cannot contain \".\": \"\(key)\"")
     }
   }

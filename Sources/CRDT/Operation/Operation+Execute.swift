@@ -26,7 +26,7 @@ extension Operation {
       let element = value.materialize()
       let result = object.set(key, element, executedAt: executedAt)
       let previousWinner = result.previous
-      root.register(element, parent: object)
+      if case .primitive = value {} else { root.register(element, parent: object) }
       var tombstoned = Journal.SetTombstone.none
       if let tombstone = result.tombstone {
         // Only a live occupant can be evicted, so its removedAt was nil before.
