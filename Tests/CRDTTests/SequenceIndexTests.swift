@@ -168,7 +168,7 @@ struct SequenceIndexTests {
     #expect(index.checkInvariants() == nil)
     #expect(index.handles == order)
     // Half-splits alone leave random-insert leaves about 70% full.
-    #expect(index.memoryBreakdown[0].bytes <= 20_000 * 8 * 4 / 3 * 9 / 8 + 4096, "leaves: \(index.memoryBreakdown[0].bytes) bytes")
+    #expect(index.leavesInUse * 32 * 3 <= 20_000 * 4, "\(index.leavesInUse) leaves of 32 for 20,000 entries")
   }
 
   @Test("appending keeps leaves full")

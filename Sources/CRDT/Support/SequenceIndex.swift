@@ -68,6 +68,9 @@ package struct SequenceIndex: Sendable {
   /// Bytes held by the index's buffers (their capacities).
   package var memoryFootprint: Int { memoryBreakdown.reduce(0) { $0 + $1.bytes } }
 
+  /// The number of leaves in use (allocated and not free), for tests of how full they are.
+  package var leavesInUse: Int { leafCount.count - freeLeaves.count }
+
   /// ``memoryFootprint`` per part: leaves, inner nodes, the handle → leaf map, free lists.
   package var memoryBreakdown: [(name: String, bytes: Int)] {
     [
@@ -328,10 +331,23 @@ package struct SequenceIndex: Sendable {
   ///
   /// - Complexity: O(log n · capacity).
   package mutating func remove(_ handle: Int32) {
+    _ = remove(handle, wantsPrevious: false)
+  }
+
+  /// Removes `handle` from the index and returns the handle that was right before it (nil when
+  /// it was the first), finding both in one search.
+  ///
+  /// - Complexity: O(log n · capacity).
+  package mutating func removeReturningPrevious(_ handle: Int32) -> Int32? {
+    remove(handle, wantsPrevious: true)
+  }
+
+  @inline(__always) private mutating func remove(_ handle: Int32, wantsPrevious: Bool) -> Int32? {
     fingerLeaf = -1
     let leaf = leafOf[Int(handle)]
     let base = Int(leaf) * capacity
     let position = slot(of: handle, inLeaf: leaf)
+    let previous = !wantsPrevious ? nil : position > 0 ? leafHandles[base + position - 1] : self.handle(before: handle)
     let weight = Int(leafWeights[base + position])
     let n = Int(leafCount[Int(leaf)])
     for i in position..<(n - 1) {
@@ -349,6 +365,7 @@ package struct SequenceIndex: Sendable {
       propagate(delta: -weight, fromLeaf: leaf)
     }
     collapseRoot()
+    return previous
   }
 
   /// Changes the weight of `handle`.
@@ -368,12 +385,14 @@ package struct SequenceIndex: Sendable {
 
   // MARK: - Internals
 
-  /// Makes room for `extra` more elements, growing by an eighth instead of doubling: the
-  /// index's buffers are a large part of a long text's memory, and their slack is what the
-  /// allocator holds for nothing.
+  /// Makes room for `extra` more elements: doubling while small (few copies), by an eighth
+  /// past 64Ki elements, where the index's buffers are a large part of a long text's memory and
+  /// their slack is what the allocator holds for nothing.
   @inline(__always) private static func reserve<T>(_ array: inout [T], adding extra: Int) {
     let needed = array.count + extra
-    if needed > array.capacity { array.reserveCapacity(Swift.max(needed + needed / 8, 64)) }
+    if needed > array.capacity {
+      array.reserveCapacity(needed < 1 << 16 ? Swift.max(2 * needed, 64) : needed + needed / 8)
+    }
   }
 
   @inline(__always) private func slot(of handle: Int32, inLeaf leaf: Int32) -> Int {
@@ -495,10 +514,12 @@ package struct SequenceIndex: Sendable {
     insertChild(right, after: leaf, childLevel: 0, leftWeight: leftWeight, rightWeight: rightWeight, delta: Int(weight))
   }
 
-  /// Inserts into the full `leaf` by passing one entry to a sibling that has room (its first to
-  /// the left sibling, its last to the right one; the new entry itself when it belongs at that
-  /// edge). Leaves then split only when their neighbours are full too, which keeps them about
-  /// 80% full instead of 70% under random inserts. Returns false when neither sibling has room.
+  /// Inserts into the full `leaf` by first passing entries to a sibling that has room: half of
+  /// the sibling's free slots, the leaf's first entries to the left sibling or its last ones to
+  /// the right one (the new entry travels with them when it falls among them). Leaves then split
+  /// only when their neighbours are full too, which keeps them about 80% full instead of 70%
+  /// under random inserts, and moving several entries at once keeps the next inserts into the
+  /// leaf plain. Returns false when neither sibling has room.
   private mutating func insertThroughSibling(_ leaf: Int32, at position: Int, handle: Int32, weight: Int32) -> Bool {
     let parent = leafParent[Int(leaf)]
     guard parent >= 0 else { return false }
@@ -506,35 +527,38 @@ package struct SequenceIndex: Sendable {
     let own = slot(ofChild: leaf, inInner: parent)
     let base = Int(leaf) * capacity
     let n = capacity
+    // The leaf's entries with the new one at `position`: n + 1 of them.
+    @inline(__always) func combined(_ i: Int) -> (Int32, Int32) {
+      i < position ? (leafHandles[base + i], leafWeights[base + i])
+        : i == position ? (handle, weight) : (leafHandles[base + i - 1], leafWeights[base + i - 1])
+    }
     if own > 0 {
       let left = innerChildren[pbase + own - 1]
       let ln = Int(leafCount[Int(left)])
       if ln < capacity {
         let lbase = Int(left) * capacity
-        if position == 0 {
-          leafHandles[lbase + ln] = handle
-          leafWeights[lbase + ln] = weight
-          leafOf[Int(handle)] = left
-          innerWeights[pbase + own - 1] += Int(weight)
-          if leaf == fingerLeaf { fingerStart += Int(weight) }
-        } else {
-          let first = leafHandles[base]
-          let firstWeight = leafWeights[base]
-          leafHandles[lbase + ln] = first
-          leafWeights[lbase + ln] = firstWeight
-          leafOf[Int(first)] = left
-          innerWeights[pbase + own - 1] += Int(firstWeight)
-          if leaf == fingerLeaf { fingerStart += Int(firstWeight) }
-          for i in 0..<(position - 1) {
-            leafHandles[base + i] = leafHandles[base + i + 1]
-            leafWeights[base + i] = leafWeights[base + i + 1]
-          }
-          leafHandles[base + position - 1] = handle
-          leafWeights[base + position - 1] = weight
-          leafOf[Int(handle)] = leaf
-          innerWeights[pbase + own] += Int(weight) - Int(firstWeight)
+        let moved = Swift.max(1, (capacity - ln) / 2)
+        var movedWeight = 0
+        for i in 0..<moved {
+          let (h, w) = combined(i)
+          leafHandles[lbase + ln + i] = h
+          leafWeights[lbase + ln + i] = w
+          leafOf[Int(h)] = left
+          movedWeight += Int(w)
         }
-        leafCount[Int(left)] = Int32(ln + 1)
+        // Reading ahead of writing: combined(moved + j) sits at index moved + j - 1 >= j or later.
+        for j in 0..<(n + 1 - moved) {
+          let (h, w) = combined(moved + j)
+          leafHandles[base + j] = h
+          leafWeights[base + j] = w
+        }
+        if position >= moved { leafOf[Int(handle)] = leaf }
+        leafCount[Int(left)] = Int32(ln + moved)
+        leafCount[Int(leaf)] = Int32(n + 1 - moved)
+        innerWeights[pbase + own - 1] += movedWeight
+        innerWeights[pbase + own] += Int(weight) - movedWeight
+        // The leaf now starts after the weight it passed to the left.
+        if leaf == fingerLeaf { fingerStart += movedWeight }
         propagate(delta: Int(weight), fromInner: parent)
         return true
       }
@@ -544,25 +568,24 @@ package struct SequenceIndex: Sendable {
       let rn = Int(leafCount[Int(right)])
       if rn < capacity {
         let rbase = Int(right) * capacity
-        var i = rn
-        while i > 0 {
-          leafHandles[rbase + i] = leafHandles[rbase + i - 1]
-          leafWeights[rbase + i] = leafWeights[rbase + i - 1]
+        let moved = Swift.max(1, (capacity - rn) / 2)
+        let kept = n + 1 - moved
+        var i = rn - 1
+        while i >= 0 {
+          leafHandles[rbase + i + moved] = leafHandles[rbase + i]
+          leafWeights[rbase + i + moved] = leafWeights[rbase + i]
           i -= 1
         }
-        if position == n {
-          leafHandles[rbase] = handle
-          leafWeights[rbase] = weight
-          leafOf[Int(handle)] = right
-          innerWeights[pbase + own + 1] += Int(weight)
-        } else {
-          let last = leafHandles[base + n - 1]
-          let lastWeight = leafWeights[base + n - 1]
-          leafHandles[rbase] = last
-          leafWeights[rbase] = lastWeight
-          leafOf[Int(last)] = right
-          innerWeights[pbase + own + 1] += Int(lastWeight)
-          var j = n - 1
+        var movedWeight = 0
+        for k in 0..<moved {
+          let (h, w) = combined(kept + k)
+          leafHandles[rbase + k] = h
+          leafWeights[rbase + k] = w
+          leafOf[Int(h)] = right
+          movedWeight += Int(w)
+        }
+        if position < kept {
+          var j = kept - 1
           while j > position {
             leafHandles[base + j] = leafHandles[base + j - 1]
             leafWeights[base + j] = leafWeights[base + j - 1]
@@ -571,9 +594,11 @@ package struct SequenceIndex: Sendable {
           leafHandles[base + position] = handle
           leafWeights[base + position] = weight
           leafOf[Int(handle)] = leaf
-          innerWeights[pbase + own] += Int(weight) - Int(lastWeight)
         }
-        leafCount[Int(right)] = Int32(rn + 1)
+        leafCount[Int(right)] = Int32(rn + moved)
+        leafCount[Int(leaf)] = Int32(kept)
+        innerWeights[pbase + own + 1] += movedWeight
+        innerWeights[pbase + own] += Int(weight) - movedWeight
         propagate(delta: Int(weight), fromInner: parent)
         return true
       }

@@ -84,7 +84,7 @@ package final class CRDTText: CRDTElement {
     let text: CRDTText
 
     /// The piece at handle `index`.
-    package subscript(index: Int) -> Node { text.node(Int32(index)) }
+    @inline(__always) package subscript(index: Int) -> Node { text.node(Int32(index)) }
 
     /// The number of handles (live, removed and free).
     package var count: Int { text.arena.count }
@@ -101,7 +101,9 @@ package final class CRDTText: CRDTElement {
   /// The actors of the text's tickets; a ``PackedTicket`` names one by its index here.
   @exclusivity(unchecked) package private(set) var actors: [ActorID] = [.initial]
   @exclusivity(unchecked) private var actorIndexes: [ActorID: UInt32] = [.initial: 0]
-  /// The index in `actors` interned or looked up last (most edits come from one actor).
+  /// The actor interned or looked up last and its index in `actors` (most edits come from
+  /// one actor).
+  @exclusivity(unchecked) private var lastActorID = ActorID.initial
   @exclusivity(unchecked) private var lastActor = 0
   @exclusivity(unchecked) package internal(set) var buffer: [UInt16] = []
   /// Whether any content ever held a surrogate (if not, no offset can split a pair).
@@ -127,11 +129,12 @@ package final class CRDTText: CRDTElement {
 
   /// The index of `actor` in ``actors``, adding it when new.
   @inline(__always) func intern(_ actor: ActorID) -> UInt32 {
-    if actors[lastActor] == actor { return UInt32(lastActor) }
+    if lastActorID == actor { return UInt32(lastActor) }
     return internSlow(actor)
   }
 
   private func internSlow(_ actor: ActorID) -> UInt32 {
+    lastActorID = actor
     if let known = actorIndexes[actor] {
       lastActor = Int(known)
       return known
@@ -150,7 +153,7 @@ package final class CRDTText: CRDTElement {
 
   /// `ticket` packed when the text knows its actor (else no piece can carry it).
   @inline(__always) func packIfKnown(_ ticket: TimeTicket) -> PackedTicket? {
-    if actors[lastActor] == ticket.actorID {
+    if lastActorID == ticket.actorID {
       return PackedTicket(lamport: ticket.lamport, delimiter: ticket.delimiter, actor: UInt32(lastActor))
     }
     guard let actor = actorIndexes[ticket.actorID] else { return nil }
@@ -216,11 +219,14 @@ package final class CRDTText: CRDTElement {
     }
   }
 
-  /// Makes room in ``buffer`` for `extra` more units, growing it by an eighth rather than
-  /// doubling (the content is appended to for the text's whole life; its slack is held for nothing).
+  /// Makes room in ``buffer`` for `extra` more units: doubling while small, by an eighth past
+  /// 64Ki units (the content is appended to for the text's whole life; its slack is held for
+  /// nothing).
   @inline(__always) func reserveBuffer(_ extra: Int) {
     let needed = buffer.count + extra
-    if needed > buffer.capacity { buffer.reserveCapacity(Swift.max(needed + needed / 8, 64)) }
+    if needed > buffer.capacity {
+      buffer.reserveCapacity(needed < 1 << 16 ? Swift.max(2 * needed, 64) : needed + needed / 8)
+    }
   }
 
   /// The piece before piece `handle` in document order (the head for the first).
@@ -262,8 +268,9 @@ package final class CRDTText: CRDTElement {
     return buffer[Int(arena[Int(found.handle)].start) + found.offset]
   }
 
-  /// A piece, unpacked.
-  package func node(_ handle: Int32) -> Node {
+  /// A piece, unpacked. (Inlined, so that a caller reading only some fields does not pay for
+  /// unpacking the others.)
+  @inline(__always) package func node(_ handle: Int32) -> Node {
     let piece = arena[Int(handle)]
     return Node(id: id(ofPiece: piece), start: piece.start, length: piece.length, removedAt: removedAt(handle),
                 next: piece.next, insPrev: piece.insPrev, insNext: piece.insNext, attributes: piece.attributes)
@@ -703,8 +710,8 @@ package final class CRDTText: CRDTElement {
 
   func unlink(_ handle: Int32) {
     let node = arena[Int(handle)]
-    arena[Int(previous(of: handle))].next = node.next
-    index.remove(handle)
+    let previous = index.removeReturningPrevious(handle) ?? CRDTText.head
+    arena[Int(previous)].next = node.next
     if node.isRemoved { freeRemovals.append(node.removal) }
     arena[Int(handle)] = Piece(createdAt: PackedTicket(lamport: 0, delimiter: 0, actor: 0), offset: -1, start: 0, length: 0)
     freeHandles.append(handle)
