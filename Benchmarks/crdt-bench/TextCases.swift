@@ -23,6 +23,8 @@ struct EditTimes: Sendable {
   var retainedBytes = 0
   var gcBytes = 0
   var residentDelta = 0
+  /// Entering the insertion lookups the edits deferred (see `Document.enterPendingTextLookups`).
+  var deferredSeconds = 0.0
 
   func fields(ops: Int) -> [Field] {
     let tenth = Double(max(ops / 10, 1))
@@ -33,6 +35,7 @@ struct EditTimes: Sendable {
       Field("ns_per_op_first_10pct", .double(rounded(firstTenth / tenth * 1e9, significant: 4))),
       Field("ns_per_op_last_10pct", .double(rounded(lastTenth / tenth * 1e9, significant: 4))),
       Field("last_over_first", .double(rounded(lastTenth / max(firstTenth, 1e-12), significant: 3))),
+      Field("deferred_lookups_ms", .double(rounded(deferredSeconds * 1000, significant: 4))),
       Field("retained_bytes", .int(retainedBytes)),
       Field("gc_bytes", .int(gcBytes)),
       Field("rss_delta_bytes", .int(residentDelta)),
@@ -70,6 +73,9 @@ extension Document {
       }
     }
     try applyChangePack(ChangePack(key: key, checkpoint: Checkpoint(serverSeq: 0, clientSeq: UInt32(total + 1)), changes: []))
+    let deferredStart = benchClock.now
+    enterPendingTextLookups()
+    times.deferredSeconds = (benchClock.now - deferredStart).seconds
     times.retainedBytes = textMemoryFootprint
     times.gcBytes = gcMemoryFootprint
     if breakdownNoted.claim() {
@@ -81,7 +87,9 @@ extension Document {
   }
 
   /// Every patch of the trace inside one update.
-  func benchTraceBatched(_ trace: SequentialTrace) throws -> Double {
+  ///
+  /// - Returns: the update's seconds and the seconds of entering the lookups it deferred.
+  func benchTraceBatched(_ trace: SequentialTrace) throws -> (seconds: Double, deferred: Double) {
     let start = benchClock.now
     try update { root, _ in
       let text = root.setNewText("text")
@@ -90,7 +98,10 @@ extension Document {
         for patch in patches { try text.edit(patch.position, patch.position + patch.deleteCount, patch.insert) }
       }
     }
-    return (benchClock.now - start).seconds
+    let seconds = (benchClock.now - start).seconds
+    let deferredStart = benchClock.now
+    enterPendingTextLookups()
+    return (seconds, (benchClock.now - deferredStart).seconds)
   }
 
   /// The changes a replica made while replaying the trace, one per transaction.
@@ -151,11 +162,12 @@ func batchedTraceCase(name: String, trace traceName: String) -> BenchCase {
       await guarded {
         guard let trace else { return .failed("cannot load trace \(traceName)") }
         let doc = Document(key: "trace")
-        let seconds = try await doc.benchTraceBatched(trace)
+        let (seconds, deferred) = try await doc.benchTraceBatched(trace)
         var checks = Checks()
         checks.expect(await doc.textString() == trace.endContent, "final text differs from the trace's endContent")
         await checkInvariants(of: doc, &checks)
-        var trial = checks.trial(seconds, [Field("retained_bytes", .int(await doc.textMemoryFootprint)),
+        var trial = checks.trial(seconds, [Field("deferred_lookups_ms", .double(rounded(deferred * 1000, significant: 4))),
+                                           Field("retained_bytes", .int(await doc.textMemoryFootprint)),
                                            Field("gc_bytes", .int(await doc.gcMemoryFootprint))])
         trial.ops = trace.patchCount
         return trial

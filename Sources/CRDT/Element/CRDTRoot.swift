@@ -177,11 +177,11 @@ package final class CRDTRoot {
   /// The removed pieces of `text`, in text order.
   private static func removedPieceCount(_ text: CRDTText) -> Int {
     var count = 0
-    var handle = text.nodes[Int(CRDTText.head)].next
+    var handle = text.arena[Int(CRDTText.head)].next
     while handle >= 0 {
-      let node = text.nodes[Int(handle)]
-      if node.isRemoved { count += 1 }
-      handle = node.next
+      let piece = text.arena[Int(handle)]
+      if piece.removal >= 0 { count += 1 }
+      handle = piece.next
     }
     return count
   }
@@ -283,14 +283,14 @@ package final class CRDTRoot {
     for (key, text) in garbageTexts.sorted(by: { $0.value.createdAt < $1.value.createdAt }) {
       var covered: [Int32] = []
       var remaining = 0
-      var handle = text.nodes[Int(CRDTText.head)].next
+      var handle = text.arena[Int(CRDTText.head)].next
       while handle >= 0 {
-        let node = text.nodes[Int(handle)]
-        if let removedAt = node.removedAt {
+        let piece = text.arena[Int(handle)]
+        if piece.removal >= 0, let removedAt = text.removedAt(handle) {
           remaining += 1
           if minSyncedVersionVector.covers(removedAt) { covered.append(handle) }
         }
-        handle = node.next
+        handle = piece.next
       }
       if !covered.isEmpty {
         let safety = text.safeToPurge(minSyncedVersionVector)

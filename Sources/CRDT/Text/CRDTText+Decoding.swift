@@ -16,7 +16,7 @@ extension CRDTText {
 
   /// Sizes an empty text's insertion table for `count` decoded pieces.
   package func prepareDecoding(pieceCount count: Int) {
-    guard pieceTable.count == 0 else { return }
+    guard pieceTable.count == 0, pendingFirstPieces.isEmpty else { return }
     pieceTable = PieceTable(expectedCount: count)
   }
 

@@ -111,6 +111,8 @@ package final class CRDTText: CRDTElement {
   @exclusivity(unchecked) var index = SequenceIndex()
   /// Insertion ticket → the insertion's first piece (see ``PieceTable``).
   @exclusivity(unchecked) var pieceTable = PieceTable<PackedTicket>()
+  /// Pieces of local insertions not entered in `pieceTable` yet (see ``enterPendingFirstPieces()``).
+  @exclusivity(unchecked) var pendingFirstPieces: [Int32] = []
   @exclusivity(unchecked) package internal(set) var attributeSets: [TextAttributes] = []
   @exclusivity(unchecked) var freeAttributeSets: [Int32] = []
   /// Pieces split off during the current edit or style that carry garbage of their own (they
@@ -315,7 +317,7 @@ package final class CRDTText: CRDTElement {
       ("index.inners", index.memoryBreakdown[1].bytes),
       ("index.leafOf", index.memoryBreakdown[2].bytes),
       ("index.free", index.memoryBreakdown[3].bytes),
-      ("pieceTable", pieceTable.memoryFootprint),
+      ("pieceTable", pieceTable.memoryFootprint + pendingFirstPieces.capacity * 4),
       ("freeLists", (freeHandles.capacity + freeRemovals.capacity + freeAttributeSets.capacity + splitGarbage.capacity) * 4),
       ("attributes", attributeSets.capacity * MemoryLayout<TextAttributes>.stride
         + attributeSets.reduce(0) { $0 + $1.entries.capacity * MemoryLayout<TextAttributes.Entry>.stride }),
@@ -332,22 +334,50 @@ package final class CRDTText: CRDTElement {
 
   /// The first piece of the insertion created at packed `createdAt`.
   @inline(__always) func firstPiece(of createdAt: PackedTicket) -> Int32? {
-    pieceTable.value(createdAt) { arena[Int($0)].createdAt }
+    enterPendingFirstPieces()
+    return pieceTable.value(createdAt) { arena[Int($0)].createdAt }
   }
 
   /// Names `handle` (a piece of that insertion, already in the arena) as the insertion's first.
   @inline(__always) func setFirstPiece(_ createdAt: PackedTicket, _ handle: Int32) {
+    enterPendingFirstPieces()
     pieceTable.set(createdAt, handle) { arena[Int($0)].createdAt }
   }
 
   /// Forgets the insertion (before its last piece leaves the arena).
   @inline(__always) func removeFirstPiece(_ createdAt: PackedTicket) {
+    enterPendingFirstPieces()
     pieceTable.remove(createdAt) { arena[Int($0)].createdAt }
   }
 
   /// Names `handle` as the insertion's first piece unless one is named; returns that one.
   @inline(__always) func insertFirstPieceIfAbsent(_ createdAt: PackedTicket, _ handle: Int32) -> Int32? {
-    pieceTable.insertIfAbsent(createdAt, handle) { arena[Int($0)].createdAt }
+    enterPendingFirstPieces()
+    return pieceTable.insertIfAbsent(createdAt, handle) { arena[Int($0)].createdAt }
+  }
+
+  /// Names `handle`, the piece of a local insertion made just now under a ticket no piece has,
+  /// as its insertion's first piece — later. Local typing never looks insertions up by
+  /// ticket (its positions carry arena hints), so the table entries are made in one pass the
+  /// first time anything reads or changes the table: a remote change, garbage collection,
+  /// a restore, a rollback. Until then each insertion costs an append instead of a probe
+  /// into a large table.
+  @inline(__always) func setFirstPieceOfNewInsertion(_ handle: Int32) {
+    pendingFirstPieces.append(handle)
+  }
+
+  /// Enters the pending first pieces in the table (their pieces are still in the arena under
+  /// the same ticket: anything that could purge or unlink one enters them first).
+  @inline(__always) package func enterPendingFirstPieces() {
+    guard !pendingFirstPieces.isEmpty else { return }
+    enterPendingFirstPiecesNow()
+  }
+
+  private func enterPendingFirstPiecesNow() {
+    for handle in pendingFirstPieces {
+      pieceTable.set(arena[Int(handle)].createdAt, handle) { arena[Int($0)].createdAt }
+    }
+    pendingFirstPieces.removeAll(keepingCapacity: pendingFirstPieces.capacity <= 4096)
   }
 
   // MARK: Positions
@@ -502,7 +532,7 @@ package final class CRDTText: CRDTElement {
       let packed = pack(editedAt)
       let node = Piece(createdAt: packed, offset: 0, start: start, length: Int32(unitCount), attributes: attributeSet)
       let newHandle = link(node, after: fromLeft)
-      setFirstPiece(packed, newHandle)
+      setFirstPieceOfNewInsertion(newHandle)
       journal.append(.textUnlinkInserted(self, newHandle))
       inserted = newHandle
     }
