@@ -140,16 +140,33 @@ package struct SequenceIndex: Sendable {
   /// The entry of `leaf` covering `remaining` (the position minus the weight before the leaf),
   /// by the rule of ``find(_:inclusiveEnd:)``; nil when it lies past the leaf.
   @inline(__always) private func scan(leaf: Int32, _ remaining: Int, inclusiveEnd: Bool) -> (handle: Int32, offset: Int)? {
-    var remaining = remaining
     let base = Int(leaf) * capacity
-    for i in 0..<Int(leafCount[Int(leaf)]) {
-      let w = Int(leafWeights[base + i])
-      if inclusiveEnd ? (remaining <= w && w > 0) : (remaining < w) {
-        return (leafHandles[base + i], remaining)
+    let n = Int(leafCount[Int(leaf)])
+    // The hot loop of local editing: read the leaf's weights without per-element checks (the
+    // slots base..<base + n belong to this leaf) and test the two rules in separate loops.
+    let found: (slot: Int, offset: Int)? = leafWeights.withUnsafeBufferPointer { all in
+      guard let weights = UnsafeBufferPointer(rebasing: all[base..<base + n]).baseAddress else { return nil }
+      var remaining = remaining
+      var i = 0
+      if inclusiveEnd {
+        while i < n {
+          let w = Int(weights[i])
+          if remaining <= w && w > 0 { return (i, remaining) }
+          remaining &-= w
+          i &+= 1
+        }
+      } else {
+        while i < n {
+          let w = Int(weights[i])
+          if remaining < w { return (i, remaining) }
+          remaining &-= w
+          i &+= 1
+        }
       }
-      remaining -= w
+      return nil
     }
-    return nil
+    guard let found else { return nil }
+    return (leafHandles[base + found.slot], found.offset)
   }
 
   /// The total weight of the handles before `handle`.
