@@ -178,11 +178,11 @@ extension PBOperation {
   package init(_ operation: CRDT.Operation) {
     switch operation {
     case let .set(parent, key, value, executedAt):
-      self = .set(Set(parentCreatedAt: PBTimeTicket(parent), key: key, value: PBJSONElementSimple(value),
+      self = .set(Set(parentCreatedAt: PBTimeTicket(parent), key: key, value: PBJSONElementSimple(value.snapshot),
                       executedAt: PBTimeTicket(executedAt)))
     case let .add(parent, previous, value, executedAt):
       self = .add(Add(parentCreatedAt: PBTimeTicket(parent), prevCreatedAt: PBTimeTicket(previous),
-                      value: PBJSONElementSimple(value), executedAt: PBTimeTicket(executedAt)))
+                      value: PBJSONElementSimple(value.snapshot), executedAt: PBTimeTicket(executedAt)))
     case let .move(parent, previous, createdAt, executedAt):
       self = .move(Move(parentCreatedAt: PBTimeTicket(parent), prevCreatedAt: PBTimeTicket(previous),
                         createdAt: PBTimeTicket(createdAt), executedAt: PBTimeTicket(executedAt)))
@@ -191,7 +191,7 @@ extension PBOperation {
                             executedAt: PBTimeTicket(executedAt)))
     case let .arraySet(parent, createdAt, value, executedAt):
       self = .arraySet(ArraySet(parentCreatedAt: PBTimeTicket(parent), createdAt: PBTimeTicket(createdAt),
-                                value: PBJSONElementSimple(value), executedAt: PBTimeTicket(executedAt)))
+                                value: PBJSONElementSimple(value.snapshot), executedAt: PBTimeTicket(executedAt)))
     case let .increase(parent, value, executedAt):
       let operand = ElementSnapshot.primitive(value, .init(createdAt: executedAt))
       self = .increase(Increase(parentCreatedAt: PBTimeTicket(parent), value: PBJSONElementSimple(operand),

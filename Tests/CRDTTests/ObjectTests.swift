@@ -343,6 +343,74 @@ struct ObjectTests {
 
   // MARK: - Two replicas
 
+  @Test("a pushed change and the replica that receives it never share an element with the sender")
+  func changesDoNotShareElements() async throws {
+    // A local Set of a primitive puts the element its operation holds into the tree (one
+    // allocation per Set). The change must still describe the value as it was set, and every
+    // other replica (and a rebuild under a new actor) must get an element of its own.
+    let (d1, d2) = await makeReplicas()
+    try await d1.update { root, _ in
+      root["k"] = "first"
+      root["n"] = .integer(7)
+    }
+    let first = await d1.pendingChanges
+    let pack = await d1.createChangePack()
+    try await d2.applyChangePack(delivery(of: pack))
+    try await d1.applyChangePack(acknowledgement(of: pack))
+    // Overwrite and remove on d1: its first elements become tombstones there only.
+    try await d1.update { root, _ in
+      root["k"] = "second"
+      root.remove("n")
+    }
+    #expect(await d1.toJSON() == #"{"k":"second"}"#)
+    #expect(await d2.toJSON() == #"{"k":"first","n":7}"#)
+    // The first change still carries plain creation snapshots: no removal leaked into it.
+    guard case .set(_, "k", let value, _)? = first.first?.operations.first else {
+      Issue.record("the first operation is not a Set of \"k\": \(String(describing: first.first?.operations.first))")
+      return
+    }
+    #expect(value.snapshot.meta.removedAt == nil)
+    #expect(value.snapshot.meta.movedAt == nil)
+    #expect(value.snapshot == .primitive(.string("first"), ElementSnapshot.Meta(createdAt: value.createdAt)))
+    // Replaying the same change on a third replica builds its own elements again.
+    let d3 = Document(key: "test-doc")
+    await d3.setActor(actor(3))
+    try await d3.applyChangePack(ChangePack(key: "test-doc", checkpoint: Checkpoint(serverSeq: 0, clientSeq: 0),
+                                            changes: first, versionVector: VersionVector()))
+    try await d2.applyChangePack(delivery(of: await d1.createChangePack()))
+    #expect(await d2.toJSON() == #"{"k":"second"}"#)
+    #expect(await d3.toJSON() == #"{"k":"first","n":7}"#)
+    #expect(await d1.garbageLength == 2)
+    #expect(await d2.garbageLength == 2)
+    #expect(await d3.garbageLength == 0)
+  }
+
+  @Test("local changes made before an actor is set are rebuilt with elements of their own")
+  func rebuildUnderNewActor() async throws {
+    let doc = Document(key: "test-doc")
+    try await doc.update { root, _ in
+      root["a"] = .integer(1)
+      root["a"] = .integer(2)
+    }
+    let before = await doc.pendingChanges
+    await doc.setActor(actor(5))
+    #expect(await doc.toJSON() == #"{"a":2}"#)
+    #expect(await doc.garbageLength == 1)
+    // The original change is untouched by the rebuild (its elements still read as created).
+    guard case .set(_, _, let value, _)? = before.first?.operations.first else {
+      Issue.record("expected a Set")
+      return
+    }
+    #expect(value.snapshot == .primitive(.integer(1), ElementSnapshot.Meta(createdAt: value.createdAt)))
+    let rebuilt = await doc.pendingChanges
+    guard case .set(_, _, let renamed, _)? = rebuilt.first?.operations.first else {
+      Issue.record("expected a Set after the rebuild")
+      return
+    }
+    #expect(renamed.createdAt.actorID == actor(5))
+  }
+
+
   @Test("concurrent sets: same key, ancestor against descendant, independent keys")
   func concurrentSets() async throws {
     // Mirrors Go test/integration TestObject "concurrent object.set test"

@@ -66,15 +66,15 @@ extension Operation {
     }
     switch self {
     case .set(let parent, let key, let value, let at):
-      return .set(parentCreatedAt: t(parent), key: key, value: value.replacingActor(old, with: new), executedAt: t(at))
+      return .set(parentCreatedAt: t(parent), key: key, value: value.snapshot.replacingActor(old, with: new), executedAt: t(at))
     case .add(let parent, let previous, let value, let at):
-      return .add(parentCreatedAt: t(parent), previousCreatedAt: t(previous), value: value.replacingActor(old, with: new), executedAt: t(at))
+      return .add(parentCreatedAt: t(parent), previousCreatedAt: t(previous), value: value.snapshot.replacingActor(old, with: new), executedAt: t(at))
     case .move(let parent, let previous, let createdAt, let at):
       return .move(parentCreatedAt: t(parent), previousCreatedAt: t(previous), createdAt: t(createdAt), executedAt: t(at))
     case .remove(let parent, let createdAt, let at):
       return .remove(parentCreatedAt: t(parent), createdAt: t(createdAt), executedAt: t(at))
     case .arraySet(let parent, let createdAt, let value, let at):
-      return .arraySet(parentCreatedAt: t(parent), createdAt: t(createdAt), value: value.replacingActor(old, with: new), executedAt: t(at))
+      return .arraySet(parentCreatedAt: t(parent), createdAt: t(createdAt), value: value.snapshot.replacingActor(old, with: new), executedAt: t(at))
     case .increase(let parent, let value, let at):
       return .increase(parentCreatedAt: t(parent), value: value, executedAt: t(at))
     case .edit(let parent, let from, let to, let content, let attributes, let at):

@@ -119,8 +119,8 @@ public final class JSONArray {
     try UpdateContext.validate(value)
     let position = array.position(ofElement: target.createdAt)!
     if array.nodes[Int(position)].id == target.createdAt {
-      let snapshot = try context.snapshot(of: value)
-      try context.push(.arraySet(parentCreatedAt: array.createdAt, createdAt: target.createdAt, value: snapshot, executedAt: snapshot.createdAt), target: array)
+      let created = try context.operationValue(of: value)
+      try context.push(.arraySet(parentCreatedAt: array.createdAt, createdAt: target.createdAt, value: created, executedAt: created.createdAt), target: array)
     } else {
       // The target was moved: ArraySet would place the value at its original position on
       // some SDKs and at its current one on others, so say exactly what is meant instead.
@@ -222,8 +222,8 @@ public final class JSONArray {
 
   private func add(_ value: JSONValue, afterPosition anchor: TimeTicket) throws(YorkieError) {
     try UpdateContext.validate(value)
-    let snapshot = try context.snapshot(of: value)
-    try context.push(.add(parentCreatedAt: array.createdAt, previousCreatedAt: anchor, value: snapshot, executedAt: snapshot.createdAt), target: array)
+    let created = try context.operationValue(of: value)
+    try context.push(.add(parentCreatedAt: array.createdAt, previousCreatedAt: anchor, value: created, executedAt: created.createdAt), target: array)
   }
 
   private func appendNew(_ make: (ElementSnapshot.Meta) -> ElementSnapshot) -> CRDTElement? {

@@ -135,8 +135,8 @@ public final class JSONObject {
     try context.ensureActive()
     try JSONObject.validate(key: key)
     try UpdateContext.validate(value)
-    let snapshot = try context.snapshot(of: value)
-    try context.push(.set(parentCreatedAt: object.createdAt, key: key, value: snapshot, executedAt: snapshot.createdAt), target: object)
+    let created = try context.operationValue(of: value)
+    try context.push(.set(parentCreatedAt: object.createdAt, key: key, value: created, executedAt: created.createdAt), target: object)
   }
 
   private func setNew(_ key: String, _ make: (ElementSnapshot.Meta) -> ElementSnapshot) -> CRDTElement? {

@@ -30,7 +30,7 @@ package final class UpdateContext {
   /// Executes a locally built operation and records it.
   package func push(_ operation: consuming Operation, target: CRDTElement) throws(YorkieError) {
     assert(target.createdAt == operation.parentCreatedAt, "a local operation targets the element its proxy holds")
-    let result = try operation.execute(on: root, journal: journal, wantsInfo: wantsInfo, target: target)
+    let result = try operation.execute(on: root, journal: journal, wantsInfo: wantsInfo, target: target, adopting: true)
     if wantsInfo { infos.append(contentsOf: result) }
     operations.append(operation)
   }
@@ -45,6 +45,26 @@ package final class UpdateContext {
   /// Remembers the first error of a setter that cannot throw.
   package func record(_ error: YorkieError) {
     if deferredError == nil { deferredError = error }
+  }
+
+  /// The value of a new element for `value`: a fresh primitive element (which the local
+  /// execution adopts), or a snapshot of a container with tickets for everything inside it.
+  @inline(__always) package func operationValue(of value: JSONValue) throws(YorkieError) -> OperationValue {
+    let primitive: PrimitiveValue
+    switch value {
+    case .null: primitive = .null
+    case .bool(let b): primitive = .bool(b)
+    case .integer(let i): primitive = .integer(i)
+    case .long(let l): primitive = .long(l)
+    case .double(let d):
+      guard d.isFinite else { throw YorkieError(.invalidNumber, "a document cannot hold the double \(d)") }
+      primitive = .double(d)
+    case .string(let s): primitive = .string(s)
+    case .bytes(let b): primitive = .bytes(b)
+    case .date(let d): primitive = .date(PrimitiveValue.milliseconds(d))
+    case .array, .object: return OperationValue(try snapshot(of: value))
+    }
+    return OperationValue(adopting: CRDTPrimitive(primitive, createdAt: issueTicket()))
   }
 
   /// Describes `value` as a new element, issuing tickets for it and everything inside it

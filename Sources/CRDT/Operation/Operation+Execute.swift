@@ -15,25 +15,28 @@ extension Operation {
   ///   - versionVector: the version vector of the change the operation belongs to; nil (or empty)
   ///     for a local edit, which knows everything. Text edits use it to leave alone what their
   ///     author had not seen.
+  ///   - adopting: true only for the local execution right after a proxy built the operation:
+  ///     a fresh primitive the operation holds goes into the tree as it is (see
+  ///     ``OperationValue``).
   package func execute(on root: CRDTRoot, journal: Journal, wantsInfo: Bool, target: CRDTElement? = nil,
-                       versionVector: VersionVector? = nil) throws(YorkieError) -> [OperationInfo] {
+                       versionVector: VersionVector? = nil, adopting: Bool = false) throws(YorkieError) -> [OperationInfo] {
     guard let parent = target ?? root.element(parentCreatedAt) else {
       throw YorkieError(.elementNotFound, "no element created at \(parentCreatedAt) to apply \(kindName) to")
     }
     switch self {
     case .set(_, let key, let value, let executedAt):
       guard let object = parent as? CRDTObject else { throw mismatch(parent, expected: "an object") }
-      let element = value.materialize()
+      let element = value.materialize(adopting: adopting)
       let result = object.set(key, element, executedAt: executedAt)
       let previousWinner = result.previous
-      if case .primitive = value {} else { root.register(element, parent: object) }
+      root.register(element, parent: object)
       var tombstoned = Journal.SetTombstone.none
       if let tombstone = result.tombstone {
         // Only a live occupant can be evicted, so its removedAt was nil before.
         tombstoned = tombstone === previousWinner ? .previousWinner : .element
         root.registerRemoved(tombstone, parent: object)
       }
-      journal.append(.undoObjectSet(object, key: key, element: element, previousWinner: previousWinner, tombstone: tombstoned))
+      journal.append(.undoObjectSet(Journal.Borrowed(object), key: key, element: Journal.Borrowed(element), previousWinner: previousWinner.map(Journal.Borrowed.init), tombstone: tombstoned))
       guard wantsInfo, let path = root.path(of: object.createdAt) else { return [] }
       return [OperationInfo(type: "set", path: path, key: key)]
 
@@ -43,10 +46,10 @@ extension Operation {
         || array.position(ofElement: previousCreatedAt) != nil else {
         throw YorkieError(.elementNotFound, "array \(array.createdAt) has no position \(previousCreatedAt)")
       }
-      let element = value.materialize()
+      let element = value.materialize(adopting: adopting)
       array.insert(element, afterPosition: previousCreatedAt, executedAt: executedAt)
       root.register(element, parent: array)
-      journal.append(.undoArrayInsert(array, element))
+      journal.append(.undoArrayInsert(Journal.Borrowed(array), Journal.Borrowed(element)))
       if element.isRemoved {
         root.registerRemoved(element, parent: array)
         journal.append(.unregisterRemoved(element.createdAt))
@@ -63,11 +66,11 @@ extension Operation {
       guard let result = array.move(createdAt, afterPosition: previousCreatedAt, executedAt: executedAt) else {
         throw YorkieError(.elementNotFound, "array \(array.createdAt) cannot move \(createdAt) after \(previousCreatedAt)")
       }
-      journal.append(.undoMove(array, result))
+      journal.append(.undoMove(Journal.Borrowed(array), result))
       let dead = array.nodes[Int(result.deadPosition)]
       let pair = CRDTRoot.GCPair(parent: array, child: .arrayPosition(dead.id), removedAt: dead.removedAt ?? executedAt)
       root.registerGCPair(pair)
-      journal.append(.unregisterPositionGCPair(array, dead.id))
+      journal.append(.unregisterPositionGCPair(Journal.Borrowed(array), dead.id))
       guard wantsInfo, let path = root.path(of: array.createdAt) else { return [] }
       return [OperationInfo(type: "move", path: path, index: CRDTArray.infoIndex(array, createdAt), previousIndex: previousIndex)]
 
@@ -79,7 +82,7 @@ extension Operation {
         let key = object.key(of: createdAt)
         let oldRemovedAt = element.removedAt
         if object.remove(createdAt: createdAt, executedAt: executedAt) != nil || element.removedAt != oldRemovedAt {
-          journal.append(.restoreRemovedAt(element, oldRemovedAt))
+          journal.append(.restoreRemovedAt(Journal.Borrowed(element), oldRemovedAt))
           if oldRemovedAt == nil {
             root.registerRemoved(element, parent: object)
             journal.append(.unregisterRemoved(createdAt))
@@ -93,7 +96,7 @@ extension Operation {
         let oldRemovedAt = element.removedAt
         let index = wantsInfo ? CRDTArray.infoIndex(array, createdAt) : nil
         if array.remove(createdAt: createdAt, executedAt: executedAt) != nil || element.removedAt != oldRemovedAt {
-          journal.append(.restoreArrayElement(array, element, oldRemovedAt))
+          journal.append(.restoreArrayElement(Journal.Borrowed(array), Journal.Borrowed(element), oldRemovedAt))
           if oldRemovedAt == nil {
             root.registerRemoved(element, parent: array)
             journal.append(.unregisterRemoved(createdAt))
@@ -114,14 +117,14 @@ extension Operation {
       // purged that position does it go after the target's current one. (The JS SDK uses the
       // current position, Go the original one; local edits emit ArraySet only when both agree.)
       let anchor = array.position(withID: createdAt) != nil ? createdAt : array.nodes[Int(position)].id
-      let element = value.materialize()
+      let element = value.materialize(adopting: adopting)
       array.insert(element, afterPosition: anchor, executedAt: executedAt)
-      journal.append(.unlinkArrayElement(array, element))
+      journal.append(.unlinkArrayElement(Journal.Borrowed(array), Journal.Borrowed(element)))
       root.register(element, parent: array)
-      journal.append(.deregister(element))
+      journal.append(.deregister(Journal.Borrowed(element)))
       let oldRemovedAt = target.removedAt
       if array.remove(createdAt: createdAt, executedAt: executedAt) != nil {
-        journal.append(.restoreArrayElement(array, target, oldRemovedAt))
+        journal.append(.restoreArrayElement(Journal.Borrowed(array), Journal.Borrowed(target), oldRemovedAt))
         root.registerRemoved(target, parent: array)
         journal.append(.unregisterRemoved(createdAt))
       }
@@ -214,7 +217,7 @@ extension Operation {
       default: throw YorkieError(.typeMismatch, "a deduplicating counter only counts by 1, not by \(operand)")
       }
       if let change = counter.count(actor) {
-        journal.append(.restoreDedupRegister(counter, index: change.index, register: change.oldRegister, value: change.oldValue))
+        journal.append(.restoreDedupRegister(Journal.Borrowed(counter), index: change.index, register: change.oldRegister, value: change.oldValue))
       }
       guard wantsInfo, let path = root.path(of: counter.createdAt) else { return [] }
       return [OperationInfo(type: "increase", path: path, value: operand.jsonValue)]

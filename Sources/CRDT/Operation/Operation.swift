@@ -1,15 +1,15 @@
 /// One edit inside a change. Local edits and remote changes run through the same `execute`.
 package enum Operation: Sendable, Equatable {
   /// Set an object member.
-  indirect case set(parentCreatedAt: TimeTicket, key: String, value: ElementSnapshot, executedAt: TimeTicket)
+  case set(parentCreatedAt: TimeTicket, key: String, value: OperationValue, executedAt: TimeTicket)
   /// Insert into an array after the position `previousCreatedAt`.
-  indirect case add(parentCreatedAt: TimeTicket, previousCreatedAt: TimeTicket, value: ElementSnapshot, executedAt: TimeTicket)
+  case add(parentCreatedAt: TimeTicket, previousCreatedAt: TimeTicket, value: OperationValue, executedAt: TimeTicket)
   /// Move the array element `createdAt` after the position `previousCreatedAt`.
   indirect case move(parentCreatedAt: TimeTicket, previousCreatedAt: TimeTicket, createdAt: TimeTicket, executedAt: TimeTicket)
   /// Remove an object member or array element.
   indirect case remove(parentCreatedAt: TimeTicket, createdAt: TimeTicket, executedAt: TimeTicket)
   /// Replace the array element `createdAt` with `value` (Yorkie's ArraySet).
-  indirect case arraySet(parentCreatedAt: TimeTicket, createdAt: TimeTicket, value: ElementSnapshot, executedAt: TimeTicket)
+  case arraySet(parentCreatedAt: TimeTicket, createdAt: TimeTicket, value: OperationValue, executedAt: TimeTicket)
   /// Add to a counter. `value` is an Integer or Long primitive.
   case increase(parentCreatedAt: TimeTicket, value: PrimitiveValue, executedAt: TimeTicket)
   /// Replace a range of a text with `content` (attributes JSON-encoded, as on the wire).
@@ -30,6 +30,23 @@ package enum Operation: Sendable, Equatable {
   /// `value` is the wire operand, which must be the Integer or Long 1. On a plain counter it
   /// adds `value`, as Yorkie does.
   indirect case dedupIncrease(parentCreatedAt: TimeTicket, value: PrimitiveValue, actor: String, executedAt: TimeTicket)
+
+  /// Set an object member to the element `value` describes.
+  package static func set(parentCreatedAt: TimeTicket, key: String, value: ElementSnapshot, executedAt: TimeTicket) -> Operation {
+    .set(parentCreatedAt: parentCreatedAt, key: key, value: OperationValue(value), executedAt: executedAt)
+  }
+
+  /// Insert the element `value` describes into an array after the position `previousCreatedAt`.
+  package static func add(parentCreatedAt: TimeTicket, previousCreatedAt: TimeTicket, value: ElementSnapshot,
+                          executedAt: TimeTicket) -> Operation {
+    .add(parentCreatedAt: parentCreatedAt, previousCreatedAt: previousCreatedAt, value: OperationValue(value), executedAt: executedAt)
+  }
+
+  /// Replace the array element `createdAt` with the element `value` describes.
+  package static func arraySet(parentCreatedAt: TimeTicket, createdAt: TimeTicket, value: ElementSnapshot,
+                               executedAt: TimeTicket) -> Operation {
+    .arraySet(parentCreatedAt: parentCreatedAt, createdAt: createdAt, value: OperationValue(value), executedAt: executedAt)
+  }
 
   /// The container (or counter) the operation targets.
   package var parentCreatedAt: TimeTicket {
@@ -52,6 +69,81 @@ package enum Operation: Sendable, Equatable {
       return at
     }
   }
+}
+
+/// The element a Set, Add or ArraySet creates: one reference wide, so those operations are
+/// stored inline (no box per operation).
+///
+/// A local edit of a primitive holds the very element it put in the tree: the element's value
+/// and creation ticket never change, so the operation reads them as a snapshot would hold them,
+/// and the edit costs one allocation instead of three (element, snapshot, operation box). Every
+/// other value is an ``ElementSnapshot`` in a shared immutable box. Executing the operation
+/// anywhere else (another replica, a rebuilt root) builds a new element from it.
+package struct OperationValue: @unchecked Sendable, Equatable {
+  // Unchecked: `element` is mutable (its tree moves and removes it), but through this value
+  // only its `let` fields are read, which no one writes after `init`.
+  private enum Storage {
+    case element(CRDTPrimitive)
+    case snapshot(SnapshotBox)
+  }
+
+  private final class SnapshotBox {
+    let snapshot: ElementSnapshot
+    init(_ snapshot: ElementSnapshot) { self.snapshot = snapshot }
+  }
+
+  private let storage: Storage
+
+  /// A value described by a snapshot.
+  package init(_ snapshot: ElementSnapshot) {
+    storage = .snapshot(SnapshotBox(snapshot))
+  }
+
+  /// The value of a fresh local primitive, which the local execution adopts as it is.
+  package init(adopting element: CRDTPrimitive) {
+    assert(element.movedAt == nil && element.removedAt == nil, "a fresh element has only a creation ticket")
+    storage = .element(element)
+  }
+
+  /// The value as a snapshot.
+  package var snapshot: ElementSnapshot {
+    switch storage {
+    case .element(let element): return .primitive(element.value, ElementSnapshot.Meta(createdAt: element.createdAt))
+    case .snapshot(let box): return box.snapshot
+    }
+  }
+
+  /// The ticket of the element the value describes.
+  package var createdAt: TimeTicket {
+    switch storage {
+    case .element(let element): return element.createdAt
+    case .snapshot(let box): return box.snapshot.createdAt
+    }
+  }
+
+  /// Whether the value is a primitive (primitives are not registered by ticket).
+  package var isPrimitive: Bool {
+    switch storage {
+    case .element: return true
+    case .snapshot(let box):
+      if case .primitive = box.snapshot { return true }
+      return false
+    }
+  }
+
+  /// The element to put in a tree. `adopting` is true only for the local execution right after
+  /// a proxy built the operation: it takes the held element itself. Any other execution gets a
+  /// new element.
+  @inline(__always) package func materialize(adopting: Bool) -> CRDTElement {
+    switch storage {
+    case .element(let element):
+      return adopting ? element : CRDTPrimitive(element.value, createdAt: element.createdAt)
+    case .snapshot(let box):
+      return box.snapshot.materialize()
+    }
+  }
+
+  package static func == (lhs: OperationValue, rhs: OperationValue) -> Bool { lhs.snapshot == rhs.snapshot }
 }
 
 /// A run of characters of one text insertion, named by identity for ``Operation/restoreEdit``:

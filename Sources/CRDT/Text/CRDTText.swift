@@ -497,7 +497,7 @@ package final class CRDTText: CRDTElement {
       while remaining > 0, let found = index.find(start), found.offset == 0 {
         let handle = found.handle
         remaining -= Int(arena[Int(handle)].length)
-        journal.append(.textRestoreRemoved(self, handle, nil))
+        journal.append(.textRestoreRemoved(Journal.Borrowed(self), handle, nil))
         arena[Int(handle)].removal = storeRemoval(packedEditedAt)
         index.setWeight(handle, 0)
         removed.append(handle)
@@ -508,7 +508,7 @@ package final class CRDTText: CRDTElement {
       while handle >= 0 && handle != toRight {
         let next = arena[Int(handle)].next
         if canDelete(handle, editedAt: editedAt, knowledge: &knowledge) {
-          journal.append(.textRestoreRemoved(self, handle, removedAt(handle)))
+          journal.append(.textRestoreRemoved(Journal.Borrowed(self), handle, removedAt(handle)))
           setRemovedAt(handle, editedAt)
           index.setWeight(handle, 0)
           removed.append(handle)
@@ -533,7 +533,7 @@ package final class CRDTText: CRDTElement {
       let node = Piece(createdAt: packed, offset: 0, start: start, length: Int32(unitCount), attributes: attributeSet)
       let newHandle = link(node, after: fromLeft)
       setFirstPieceOfNewInsertion(newHandle)
-      journal.append(.textUnlinkInserted(self, newHandle))
+      journal.append(.textUnlinkInserted(Journal.Borrowed(self), newHandle))
       inserted = newHandle
     }
     return EditResult(fromIndex: fromIndex, toIndex: toIndex, removed: removed, inserted: inserted)
@@ -612,7 +612,7 @@ package final class CRDTText: CRDTElement {
           result.tombstones.append((handle, key))
         }
         if set != before {
-          journal.append(.textRestoreAttributes(self, handle, node.attributes >= 0 ? before : nil))
+          journal.append(.textRestoreAttributes(Journal.Borrowed(self), handle, node.attributes >= 0 ? before : nil))
           setAttributes(handle, set)
         }
       }
@@ -654,7 +654,7 @@ package final class CRDTText: CRDTElement {
     let rightHandle = link(right, after: handle)
     if node.insNext >= 0 { arena[Int(node.insNext)].insPrev = rightHandle }
     arena[Int(handle)].insNext = rightHandle
-    journal.append(.textUndoSplit(self, handle, rightHandle))
+    journal.append(.textUndoSplit(Journal.Borrowed(self), handle, rightHandle))
     if node.isRemoved || (attributeSet >= 0 && attributeSets[Int(attributeSet)].entries.contains { $0.isRemoved }) {
       splitGarbage.append(rightHandle)
     }
