@@ -15,14 +15,18 @@ public struct Change: Sendable, Equatable {
   public var id: ChangeID
   /// The message given to ``Document/update(message:_:)``.
   public var message: String?
-  package var operations: [Operation]
+  package var operations: OperationList
   package var presenceChange: PresenceChange?
 
-  package init(id: ChangeID, operations: [Operation], message: String? = nil, presenceChange: PresenceChange? = nil) {
+  package init(id: ChangeID, operations: OperationList, message: String? = nil, presenceChange: PresenceChange? = nil) {
     self.id = id
     self.operations = operations
     self.message = message
     self.presenceChange = presenceChange
+  }
+
+  package init(id: ChangeID, operations: [Operation], message: String? = nil, presenceChange: PresenceChange? = nil) {
+    self.init(id: id, operations: OperationList(operations), message: message, presenceChange: presenceChange)
   }
 
   /// The number of operations in the change.

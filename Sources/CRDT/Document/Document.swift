@@ -472,11 +472,14 @@ public actor Document {
   /// bookkeeping (`CRDTRoot.checkGarbageInvariants()`); returns the first violation.
   /// Tests call it after every step.
   package func checkInvariants() -> String? {
-    var problem: String? = nil
+    var problem: String? = root.object.checkInvariants().map { "root object: \($0)" }
     root.object.forEachDescendant { element in
       guard problem == nil else { return }
       if let array = element as? CRDTArray, let found = array.checkInvariants() {
         problem = "array \(array.createdAt): \(found)"
+      }
+      if let object = element as? CRDTObject, let found = object.checkInvariants() {
+        problem = "object \(object.createdAt): \(found)"
       }
       if let text = element as? CRDTText, let found = text.checkInvariants() {
         problem = "text \(text.createdAt): \(found)"

@@ -18,7 +18,7 @@ package final class CRDTObject: CRDTElement {
   }
 
   @exclusivity(unchecked) package private(set) var members: [Member] = []
-  @exclusivity(unchecked) private var winner: [String: CRDTElement] = [:]
+  @exclusivity(unchecked) private var winner = KeyTable<CRDTElement>()
 
   package override init(createdAt: TimeTicket) {
     super.init(createdAt: createdAt)
@@ -69,15 +69,15 @@ package final class CRDTObject: CRDTElement {
   /// tombstone, as in Go.)
   package func set(_ key: String, _ element: CRDTElement, executedAt: TimeTicket) -> SetResult {
     insertMember(Member(key: key, element: element))
-    // One hash of the key: find the slot once, then read and replace in place.
-    guard let slot = winner.index(forKey: key) else {
-      winner[key] = element
+    // One lookup of the key: find the slot once, then read and replace in place.
+    guard let slot = winner.slot(of: key) else {
+      winner.add(key, element)
       element.movedAt = executedAt
       return SetResult(previous: nil, tombstone: nil)
     }
-    let previous = winner.values[slot]
+    let previous = winner.value(at: slot)
     if executedAt.isAfter(previous.positionedAt) {
-      winner.values[slot] = element
+      winner.setValue(element, at: slot)
       element.movedAt = executedAt
       let evicted = !previous.isRemoved && previous.remove(at: executedAt)
       return SetResult(previous: previous, tombstone: evicted ? previous : nil)
@@ -150,6 +150,24 @@ package final class CRDTObject: CRDTElement {
     return low < members.count && members[low].element.createdAt == createdAt ? low : nil
   }
 
+  /// Checks invariants 1 and 2 and the key table; returns the first violation.
+  package func checkInvariants() -> String? {
+    if let problem = winner.checkInvariants() { return problem }
+    for index in members.indices.dropFirst() where !(members[index - 1].element.createdAt < members[index].element.createdAt) {
+      return "members \(index - 1) and \(index) are out of creation order"
+    }
+    var best: [String: CRDTElement] = [:]
+    for member in members {
+      if let current = best[member.key], !member.element.positionedAt.isAfter(current.positionedAt) { continue }
+      best[member.key] = member.element
+    }
+    guard best.count == winner.count else { return "\(winner.count) keys have a winner, members have \(best.count) keys" }
+    for (key, element) in best where winner[key] !== element {
+      return "the winner of \"\(key)\" is not its member with the greatest positionedAt"
+    }
+    return nil
+  }
+
   // MARK: Element
 
   package override func forEachChild(_ body: (CRDTElement) -> Void) {
@@ -163,7 +181,7 @@ package final class CRDTObject: CRDTElement {
     for member in members {
       let child = member.element.deepCopy()
       copy.members.append(Member(key: member.key, element: child))
-      if winner[member.key] === member.element { copy.winner[member.key] = child }
+      if winner[member.key] === member.element { copy.winner.add(member.key, child) }
     }
     return copy
   }

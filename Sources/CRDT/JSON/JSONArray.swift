@@ -220,9 +220,14 @@ public final class JSONArray {
     try context.push(.move(parentCreatedAt: array.createdAt, previousCreatedAt: anchor, createdAt: id, executedAt: context.issueTicket()), target: array)
   }
 
+  /// Inserts after the position `anchor`, which is one of this array's positions.
   private func add(_ value: JSONValue, afterPosition anchor: TimeTicket) throws(YorkieError) {
+    if let element = try context.primitiveElement(of: value) {
+      context.pushAdd(array, element, after: anchor)
+      return
+    }
     try UpdateContext.validate(value)
-    let created = try context.operationValue(of: value)
+    let created = OperationValue(try context.snapshot(of: value))
     try context.push(.add(parentCreatedAt: array.createdAt, previousCreatedAt: anchor, value: created, executedAt: created.createdAt), target: array)
   }
 

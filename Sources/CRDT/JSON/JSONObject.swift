@@ -134,8 +134,12 @@ public final class JSONObject {
   func set(_ key: String, _ value: JSONValue) throws(YorkieError) {
     try context.ensureActive()
     try JSONObject.validate(key: key)
+    if let element = try context.primitiveElement(of: value) {
+      context.pushSet(object, key, element)
+      return
+    }
     try UpdateContext.validate(value)
-    let created = try context.operationValue(of: value)
+    let created = OperationValue(try context.snapshot(of: value))
     try context.push(.set(parentCreatedAt: object.createdAt, key: key, value: created, executedAt: created.createdAt), target: object)
   }
 

@@ -7,7 +7,7 @@ package final class UpdateContext {
   package let nextID: ChangeID
   package let wantsInfo: Bool
   @exclusivity(unchecked) package private(set) var delimiter: UInt32 = 0
-  @exclusivity(unchecked) package private(set) var operations: [Operation] = []
+  @exclusivity(unchecked) package private(set) var operations = OperationList()
   @exclusivity(unchecked) package private(set) var infos: [OperationInfo] = []
   /// False once the update has returned: proxies refuse to work after that.
   @exclusivity(unchecked) package var isActive = true
@@ -35,6 +35,42 @@ package final class UpdateContext {
     operations.append(operation)
   }
 
+  /// Sets a fresh primitive under `key` in `object` and records the Set: what ``push(_:target:)``
+  /// does for it, without building the operation first and taking it apart again.
+  @inline(__always) package func pushSet(_ object: CRDTObject, _ key: String, _ element: CRDTPrimitive) {
+    let result = Operation.applySet(object, key, element, executedAt: element.createdAt, root: root, journal: journal, wantsInfo: wantsInfo)
+    if wantsInfo { infos.append(contentsOf: result) }
+    operations.append(.set(parentCreatedAt: object.createdAt, key: key, value: OperationValue(adopting: element), executedAt: element.createdAt))
+  }
+
+  /// Inserts a fresh primitive into `array` after the position `anchor` (which exists) and
+  /// records the Add, as ``pushSet(_:_:_:)`` does for a Set.
+  @inline(__always) package func pushAdd(_ array: CRDTArray, _ element: CRDTPrimitive, after anchor: TimeTicket) {
+    let result = Operation.applyAdd(array, element, after: anchor, executedAt: element.createdAt, root: root, journal: journal, wantsInfo: wantsInfo)
+    if wantsInfo { infos.append(contentsOf: result) }
+    operations.append(.add(parentCreatedAt: array.createdAt, previousCreatedAt: anchor, value: OperationValue(adopting: element), executedAt: element.createdAt))
+  }
+
+  /// A fresh primitive for `value`, with the next ticket; nil for a container (which needs a
+  /// snapshot). Throws before issuing a ticket when the value cannot be stored.
+  @inline(__always) package func primitiveElement(of value: JSONValue) throws(YorkieError) -> CRDTPrimitive? {
+    let primitive: PrimitiveValue
+    switch value {
+    case .null: primitive = .null
+    case .bool(let b): primitive = .bool(b)
+    case .integer(let i): primitive = .integer(i)
+    case .long(let l): primitive = .long(l)
+    case .double(let d):
+      guard d.isFinite else { throw YorkieError(.invalidNumber, "a document cannot hold the double \(d)") }
+      primitive = .double(d)
+    case .string(let s): primitive = .string(s)
+    case .bytes(let b): primitive = .bytes(b)
+    case .date(let d): primitive = .date(PrimitiveValue.milliseconds(d))
+    case .array, .object: return nil
+    }
+    return CRDTPrimitive(primitive, createdAt: issueTicket())
+  }
+
   /// Throws unless the update that created a proxy is still running.
   @inline(__always) package func ensureActive() throws(YorkieError) {
     guard isActive else {
@@ -50,21 +86,8 @@ package final class UpdateContext {
   /// The value of a new element for `value`: a fresh primitive element (which the local
   /// execution adopts), or a snapshot of a container with tickets for everything inside it.
   @inline(__always) package func operationValue(of value: JSONValue) throws(YorkieError) -> OperationValue {
-    let primitive: PrimitiveValue
-    switch value {
-    case .null: primitive = .null
-    case .bool(let b): primitive = .bool(b)
-    case .integer(let i): primitive = .integer(i)
-    case .long(let l): primitive = .long(l)
-    case .double(let d):
-      guard d.isFinite else { throw YorkieError(.invalidNumber, "a document cannot hold the double \(d)") }
-      primitive = .double(d)
-    case .string(let s): primitive = .string(s)
-    case .bytes(let b): primitive = .bytes(b)
-    case .date(let d): primitive = .date(PrimitiveValue.milliseconds(d))
-    case .array, .object: return OperationValue(try snapshot(of: value))
-    }
-    return OperationValue(adopting: CRDTPrimitive(primitive, createdAt: issueTicket()))
+    if let element = try primitiveElement(of: value) { return OperationValue(adopting: element) }
+    return OperationValue(try snapshot(of: value))
   }
 
   /// Describes `value` as a new element, issuing tickets for it and everything inside it

@@ -1,6 +1,41 @@
 /// Execution of operations against a root. The same code runs for local edits (right after a
 /// proxy builds the operation) and for remote changes.
 extension Operation {
+  /// Sets `element` (just built for this Set) under `key` in `object`: the Set of a remote
+  /// change, or of a local edit, which calls it directly with the element it made.
+  @inline(__always)
+  static func applySet(_ object: CRDTObject, _ key: String, _ element: CRDTElement, executedAt: TimeTicket,
+                       root: CRDTRoot, journal: Journal, wantsInfo: Bool) -> [OperationInfo] {
+    let result = object.set(key, element, executedAt: executedAt)
+    root.register(element, parent: object)
+    var tombstoned = Journal.SetTombstone.none
+    if let tombstone = result.tombstone {
+      // Only a live occupant can be evicted, so its removedAt was nil before.
+      tombstoned = tombstone === result.previous ? .previousWinner : .element
+      root.registerRemoved(tombstone, parent: object)
+    }
+    journal.append(.undoObjectSet(Journal.Borrowed(object), key: key, element: Journal.Borrowed(element),
+                                  previousWinner: result.previous.map(Journal.Borrowed.init), tombstone: tombstoned))
+    guard wantsInfo, let path = root.path(of: object.createdAt) else { return [] }
+    return [OperationInfo(type: "set", path: path, key: key)]
+  }
+
+  /// Inserts `element` (just built for this Add) into `array` after the position
+  /// `previousCreatedAt`, which the caller checked exists.
+  @inline(__always)
+  static func applyAdd(_ array: CRDTArray, _ element: CRDTElement, after previousCreatedAt: TimeTicket, executedAt: TimeTicket,
+                       root: CRDTRoot, journal: Journal, wantsInfo: Bool) -> [OperationInfo] {
+    array.insert(element, afterPosition: previousCreatedAt, executedAt: executedAt)
+    root.register(element, parent: array)
+    journal.append(.undoArrayInsert(Journal.Borrowed(array), Journal.Borrowed(element)))
+    if element.isRemoved {
+      root.registerRemoved(element, parent: array)
+      journal.append(.unregisterRemoved(element.createdAt))
+    }
+    guard wantsInfo, let path = root.path(of: array.createdAt) else { return [] }
+    return [OperationInfo(type: "add", path: path, index: array.index(ofElement: element.createdAt))]
+  }
+
   /// Applies the operation.
   ///
   /// - Parameters:
@@ -26,19 +61,8 @@ extension Operation {
     switch self {
     case .set(_, let key, let value, let executedAt):
       guard let object = parent as? CRDTObject else { throw mismatch(parent, expected: "an object") }
-      let element = value.materialize(adopting: adopting)
-      let result = object.set(key, element, executedAt: executedAt)
-      let previousWinner = result.previous
-      root.register(element, parent: object)
-      var tombstoned = Journal.SetTombstone.none
-      if let tombstone = result.tombstone {
-        // Only a live occupant can be evicted, so its removedAt was nil before.
-        tombstoned = tombstone === previousWinner ? .previousWinner : .element
-        root.registerRemoved(tombstone, parent: object)
-      }
-      journal.append(.undoObjectSet(Journal.Borrowed(object), key: key, element: Journal.Borrowed(element), previousWinner: previousWinner.map(Journal.Borrowed.init), tombstone: tombstoned))
-      guard wantsInfo, let path = root.path(of: object.createdAt) else { return [] }
-      return [OperationInfo(type: "set", path: path, key: key)]
+      return Operation.applySet(object, key, value.materialize(adopting: adopting), executedAt: executedAt,
+                                root: root, journal: journal, wantsInfo: wantsInfo)
 
     case .add(_, let previousCreatedAt, let value, let executedAt):
       guard let array = parent as? CRDTArray else { throw mismatch(parent, expected: "an array") }
@@ -46,16 +70,8 @@ extension Operation {
         || array.position(ofElement: previousCreatedAt) != nil else {
         throw YorkieError(.elementNotFound, "array \(array.createdAt) has no position \(previousCreatedAt)")
       }
-      let element = value.materialize(adopting: adopting)
-      array.insert(element, afterPosition: previousCreatedAt, executedAt: executedAt)
-      root.register(element, parent: array)
-      journal.append(.undoArrayInsert(Journal.Borrowed(array), Journal.Borrowed(element)))
-      if element.isRemoved {
-        root.registerRemoved(element, parent: array)
-        journal.append(.unregisterRemoved(element.createdAt))
-      }
-      guard wantsInfo, let path = root.path(of: array.createdAt) else { return [] }
-      return [OperationInfo(type: "add", path: path, index: array.index(ofElement: element.createdAt))]
+      return Operation.applyAdd(array, value.materialize(adopting: adopting), after: previousCreatedAt, executedAt: executedAt,
+                                root: root, journal: journal, wantsInfo: wantsInfo)
 
     case .move(_, let previousCreatedAt, let createdAt, let executedAt):
       guard let array = parent as? CRDTArray else { throw mismatch(parent, expected: "an array") }

@@ -99,9 +99,9 @@ package struct OperationValue: @unchecked Sendable, Equatable {
     storage = .snapshot(SnapshotBox(snapshot))
   }
 
-  /// The value of a fresh local primitive, which the local execution adopts as it is.
+  /// The value of a fresh local primitive, which the local execution adopts as it is (its
+  /// tree may already have placed it: only its value and creation ticket are read here).
   package init(adopting element: CRDTPrimitive) {
-    assert(element.movedAt == nil && element.removedAt == nil, "a fresh element has only a creation ticket")
     storage = .element(element)
   }
 
