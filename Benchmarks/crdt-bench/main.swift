@@ -7,6 +7,23 @@
 //   swift run -c release crdt-bench --repeat 9      best of 9 runs per case (default 5)
 //   swift run -c release crdt-bench --windows …     also print the best run's per-window cost
 //                                                   (ns per op of each 1% of the loop) to stderr
+//   swift run -c release crdt-bench --in-process …  run every case in this process
+//   swift run -c release crdt-bench --cold-heap …   leave glibc's heap thresholds as they are
+//
+// The C heap is settled first (Linux): glibc's thresholds for returning freed memory to the
+// kernel and for mapping large blocks are set to what glibc itself adopts once a process has
+// freed a 32 MB block (M_MMAP_THRESHOLD 32 MB, M_TRIM_THRESHOLD twice that). Without it, the
+// count of page faults a case takes depends on whether an earlier run happened to free a large
+// block (counter_10000 measured 0.36 ms or 0.75 ms depending on that); with it, every case runs
+// on a heap that keeps and reuses freed memory, as a long-running app's does and as Go's
+// runtime does for Yorkie's Go benchmarks. `--cold-heap` leaves glibc's defaults.
+//
+// Each case runs in a fresh child process (this executable, given that one case), unless only
+// one case is chosen or --in-process is given. A case's allocations leave the C heap in a state
+// (mapping thresholds, freed pages kept or returned) that decides how many page faults the next
+// case takes: in one process, object_10000 measured 1.4 ms alone and 1.8-1.9 ms right after
+// object_1000. Separate processes make every line independent of the cases before it, as
+// JMH forks a JVM per benchmark.
 //
 // stdout: one JSON line per case. `seconds` is the best run's measured region (setup and
 // verification excluded), `ns_per_op` = seconds / ops, `ok` = every run's result was checked
@@ -16,13 +33,17 @@
 import Foundation
 
 func usage() -> String {
-  "usage: crdt-bench [--list] [--repeat N] [--windows] [case …]\ncases:\n" + allCases.map { "  " + $0.name }.joined(separator: "\n")
+  "usage: crdt-bench [--list] [--repeat N] [--windows] [--in-process] [--cold-heap] [case …]\ncases:\n" + allCases.map { "  " + $0.name }.joined(separator: "\n")
 }
 
 var repeatCount = 5
 var selected: [String] = []
 var listOnly = false
 var printWindows = false
+var inProcess = false
+var coldHeap = false
+/// `name=nsPerOp` of smaller variants measured by the parent (set for a child process).
+var baselines: [String: Double] = [:]
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
   switch argument {
@@ -30,6 +51,17 @@ while let argument = arguments.popFirst() {
     listOnly = true
   case "--windows":
     printWindows = true
+  case "--in-process":
+    inProcess = true
+  case "--cold-heap":
+    coldHeap = true
+  case "--baseline":  // internal: NAME=NS, a smaller variant's ns per op measured in another process
+    guard let text = arguments.popFirst(), let equals = text.firstIndex(of: "="),
+      let value = Double(text[text.index(after: equals)...]) else {
+      note("crdt-bench: --baseline needs NAME=NS")
+      exit(2)
+    }
+    baselines[String(text[..<equals])] = value
   case "--repeat", "-r":
     guard let text = arguments.popFirst(), let value = Int(text), value > 0 else {
       note("crdt-bench: --repeat needs a positive integer\n" + usage())
@@ -62,6 +94,21 @@ while let argument = arguments.popFirst() {
   }
 }
 
+#if canImport(Glibc)
+if !coldHeap {
+  // malloc.h is not in Swift's Glibc module: find mallopt by name. Its parameters, from
+  // malloc.h: M_TRIM_THRESHOLD = -1, M_MMAP_THRESHOLD = -3.
+  typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+  if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") {
+    let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+    _ = mallopt(-3, 32 << 20)
+    _ = mallopt(-1, 64 << 20)
+  } else {
+    note("crdt-bench: mallopt not found; the heap keeps glibc's default thresholds")
+  }
+}
+#endif
+
 if listOnly {
   for benchCase in allCases { print(benchCase.name) }
   exit(0)
@@ -78,11 +125,59 @@ let chosen = selected.isEmpty ? allCases : allCases.filter { selected.contains($
 #if DEBUG
 note("crdt-bench: this is a debug build; run it with `swift run -c release crdt-bench` for real numbers")
 #endif
-note("crdt-bench: \(chosen.count) case\(chosen.count == 1 ? "" : "s"), best of \(repeatCount) runs each")
+if !inProcess || chosen.count > 1 {
+  note("crdt-bench: \(chosen.count) case\(chosen.count == 1 ? "" : "s"), best of \(repeatCount) runs each"
+    + (!inProcess && chosen.count > 1 ? ", each in its own process" : "")
+    + (coldHeap ? ", cold heap" : ""))
+}
 
 var allOK = true
-var nsPerOpByCase: [String: Double] = [:]
+var nsPerOpByCase: [String: Double] = baselines
+
+/// Runs one case in a child process and forwards its JSON line; returns its ns per op.
+@MainActor func runIsolated(_ benchCase: BenchCase) -> (ok: Bool, nsPerOp: Double?) {
+  let child = Process()
+  child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+  #if os(Linux)
+  child.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+  #endif
+  var childArguments = [benchCase.name, "--repeat", String(repeatCount), "--in-process"]
+  if printWindows { childArguments.append("--windows") }
+  if coldHeap { childArguments.append("--cold-heap") }
+  if let smaller = benchCase.smallerVariant, let ns = nsPerOpByCase[smaller] {
+    childArguments += ["--baseline", "\(smaller)=\(ns)"]
+  }
+  child.arguments = childArguments
+  let output = Pipe()
+  child.standardOutput = output
+  do {
+    try child.run()
+  } catch {
+    note("crdt-bench: cannot start a process for \(benchCase.name): \(error)")
+    return (false, nil)
+  }
+  let data = output.fileHandleForReading.readDataToEndOfFile()
+  child.waitUntilExit()
+  var nsPerOp: Double? = nil
+  for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+    print(line)
+    if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+      let value = object["ns_per_op"] as? Double {
+      nsPerOp = value
+    }
+  }
+  fflush(nil)
+  return (child.terminationStatus == 0, nsPerOp)
+}
+
+let isolate = !inProcess && chosen.count > 1
 for benchCase in chosen {
+  if isolate {
+    let result = runIsolated(benchCase)
+    if let ns = result.nsPerOp, ns.isFinite { nsPerOpByCase[benchCase.name] = ns }
+    if !result.ok { allOK = false }
+    continue
+  }
   let prepareStart = benchClock.now
   let run = benchCase.prepare()
   let prepareSeconds = (benchClock.now - prepareStart).seconds
