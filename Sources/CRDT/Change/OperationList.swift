@@ -11,10 +11,10 @@ package struct OperationList: RandomAccessCollection, Sendable, Equatable, Expre
   private static var chunkShift: Int { 9 }
   private static var chunkMask: Int { chunkSize - 1 }
 
-  /// The first chunk, which is all there is for most changes.
-  private var head: [Operation] = []
-  /// The full chunks after `head`, then the one being filled.
-  private var tail: [[Operation]] = []
+  /// The full chunks.
+  private var full: [[Operation]] = []
+  /// The chunk being filled: all there is for most changes.
+  private var current: [Operation] = []
 
   /// An empty list.
   package init() {}
@@ -29,31 +29,26 @@ package struct OperationList: RandomAccessCollection, Sendable, Equatable, Expre
   }
 
   package var startIndex: Int { 0 }
-  package var endIndex: Int { head.count + (tail.isEmpty ? 0 : (tail.count - 1) * OperationList.chunkSize + tail[tail.count - 1].count) }
+  package var endIndex: Int { full.count << OperationList.chunkShift + current.count }
 
   package subscript(position: Int) -> Operation {
     @inline(__always) get {
-      if position < OperationList.chunkSize { return head[position] }
-      return tail[(position >> OperationList.chunkShift) - 1][position & OperationList.chunkMask]
+      let chunk = position >> OperationList.chunkShift
+      if chunk < full.count { return full[chunk][position & OperationList.chunkMask] }
+      return current[position & OperationList.chunkMask]
     }
   }
 
   /// Appends an operation.
   @inline(__always) package mutating func append(_ operation: consuming Operation) {
-    if head.count < OperationList.chunkSize {
-      head.append(operation)
-    } else {
-      appendToTail(operation)
-    }
+    if current.count == OperationList.chunkSize { startChunk() }
+    current.append(operation)
   }
 
-  private mutating func appendToTail(_ operation: consuming Operation) {
-    if tail.isEmpty || tail[tail.count - 1].count == OperationList.chunkSize {
-      var chunk: [Operation] = []
-      chunk.reserveCapacity(OperationList.chunkSize)
-      tail.append(chunk)
-    }
-    tail[tail.count - 1].append(operation)
+  private mutating func startChunk() {
+    full.append(current)
+    current = []
+    current.reserveCapacity(OperationList.chunkSize)
   }
 
   package static func == (lhs: OperationList, rhs: OperationList) -> Bool {

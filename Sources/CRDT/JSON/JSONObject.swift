@@ -199,12 +199,16 @@ public final class JSONCounter {
   public func increase(by delta: Int64) {
     do throws(YorkieError) {
       try context.ensureActive()
-      let operand: PrimitiveValue
-      switch counter.value {
-      case .int: operand = .integer(Int32(truncatingIfNeeded: delta))
-      case .long: operand = .long(delta)
+      guard !counter.isDeduplicating else {
+        throw YorkieError(.typeMismatch, "a deduplicating counter \(counter.createdAt) is increased by an actor, not by \(delta)")
       }
-      try context.push(.increase(parentCreatedAt: counter.createdAt, value: operand, executedAt: context.issueTicket()), target: counter)
+      switch counter.value {
+      case .int:
+        let low = Int32(truncatingIfNeeded: delta)
+        context.pushIncrease(counter, by: Int64(low), operand: .integer(low))
+      case .long:
+        context.pushIncrease(counter, by: delta, operand: .long(delta))
+      }
     } catch {
       context.record(error)
     }

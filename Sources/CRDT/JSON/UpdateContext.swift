@@ -51,6 +51,13 @@ package final class UpdateContext {
     operations.append(.add(parentCreatedAt: array.createdAt, previousCreatedAt: anchor, value: OperationValue(adopting: element), executedAt: element.createdAt))
   }
 
+  /// Adds to a plain counter and records the Increase, as ``pushSet(_:_:_:)`` does for a Set.
+  @inline(__always) package func pushIncrease(_ counter: CRDTCounter, by delta: Int64, operand: PrimitiveValue) {
+    let result = Operation.applyIncrease(counter, by: delta, operand: operand, root: root, journal: journal, wantsInfo: wantsInfo)
+    if wantsInfo { infos.append(contentsOf: result) }
+    operations.append(.increase(parentCreatedAt: counter.createdAt, value: operand, executedAt: issueTicket()))
+  }
+
   /// A fresh primitive for `value`, with the next ticket; nil for a container (which needs a
   /// snapshot). Throws before issuing a ticket when the value cannot be stored.
   @inline(__always) package func primitiveElement(of value: JSONValue) throws(YorkieError) -> CRDTPrimitive? {

@@ -36,6 +36,16 @@ extension Operation {
     return [OperationInfo(type: "add", path: path, index: array.index(ofElement: element.createdAt))]
   }
 
+  /// Adds `delta` (the operand's value) to a plain counter.
+  @inline(__always)
+  static func applyIncrease(_ counter: CRDTCounter, by delta: Int64, operand: PrimitiveValue,
+                            root: CRDTRoot, journal: Journal, wantsInfo: Bool) -> [OperationInfo] {
+    journal.appendCounterValue(counter)
+    counter.increase(by: delta)
+    guard wantsInfo, let path = root.path(of: counter.createdAt) else { return [] }
+    return [OperationInfo(type: "increase", path: path, value: operand.jsonValue)]
+  }
+
   /// Applies the operation.
   ///
   /// - Parameters:
@@ -249,10 +259,7 @@ extension Operation {
       case .long(let v): delta = v
       default: throw YorkieError(.typeMismatch, "a counter increases by an Integer or a Long, not \(operand)")
       }
-      journal.appendCounterValue(counter)
-      counter.increase(by: delta)
-      guard wantsInfo, let path = root.path(of: counter.createdAt) else { return [] }
-      return [OperationInfo(type: "increase", path: path, value: operand.jsonValue)]
+      return Operation.applyIncrease(counter, by: delta, operand: operand, root: root, journal: journal, wantsInfo: wantsInfo)
     }
   }
 
