@@ -23,6 +23,73 @@ import CRDT
 struct ArrayTests {
   // MARK: - Append, insert, remove
 
+  @Test("positions appended without a lookup since are found by remote inserts, moves and removals")
+  func remoteEditsFindFreshPositions() async throws {
+    // Appending leaves the new positions' lookup entries for one later pass; every way of
+    // reaching a position by id (remote anchors, moves, removals, rollback) must see them.
+    let (d1, d2) = await makeReplicas()
+    try await d1.update { root, _ in
+      let list = root.setNewArray("list")
+      for i in 0..<300 { try list.append(.integer(Int32(i))) }
+    }
+    try await crossSync(d1, d2)
+    try await d1.update { root, _ in
+      let list = try #require(root.array("list"))
+      for i in 300..<600 { try list.append(.integer(Int32(i))) }
+    }
+    try await d2.update { root, _ in
+      let list = try #require(root.array("list"))
+      try list.insert(.integer(-1), at: 150)
+      try list.move(from: 10, to: 0)
+      try list.remove(at: 299)
+    }
+    try await crossSync(d1, d2)
+    // d1's fresh positions are anchors of nothing yet; now edit right after them remotely.
+    try await d2.update { root, _ in
+      let list = try #require(root.array("list"))
+      try list.insert(.integer(-2), at: 599)
+      try list.remove(at: 400)
+    }
+    try await crossSync(d1, d2)
+    let json = await d1.toJSON()
+    #expect(json == (await d2.toJSON()))
+    #expect(await d1.checkInvariants() == nil)
+    #expect(await d2.checkInvariants() == nil)
+    var expected = (0..<600).map { Int32($0) }
+    expected.insert(-1, at: 150)
+    expected.insert(expected.remove(at: 10), at: 0)
+    expected.remove(at: 299)
+    expected.insert(-2, at: 599)
+    expected.remove(at: 400)
+    #expect(json == "{\"list\":[" + expected.map(String.init).joined(separator: ",") + "]}")
+  }
+
+  @Test("a failed update that appended thousands of elements leaves the array and its lookups as they were")
+  func rollbackOfUnindexedAppends() async throws {
+    let doc = Document(key: "test-doc")
+    try await doc.update { root, _ in
+      let list = root.setNewArray("list")
+      for i in 0..<3 { try list.append(.integer(Int32(i))) }
+    }
+    await #expect(throws: YorkieError.self) {
+      try await doc.update { root, _ in
+        let list = try #require(root.array("list"))
+        for i in 3..<5_000 { try list.append(.integer(Int32(i))) }
+        try list.insert(.integer(-1), at: 2_500)
+        throw YorkieError(.unsupported, "give up")
+      }
+    }
+    #expect(await doc.toJSON() == #"{"list":[0,1,2]}"#)
+    #expect(await doc.checkInvariants() == nil)
+    try await doc.update { root, _ in
+      let list = try #require(root.array("list"))
+      try list.insert(.integer(9), at: 1)
+      try list.append(.integer(10))
+    }
+    #expect(await doc.toJSON() == #"{"list":[0,9,1,2,10]}"#)
+    #expect(await doc.checkInvariants() == nil)
+  }
+
   @Test("removing an element and appending another")
   func removeThenAppend() async throws {
     // Mirrors JS integration array_test "should handle delete operations"

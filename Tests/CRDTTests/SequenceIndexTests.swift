@@ -210,6 +210,32 @@ struct TicketMapTests {
     }
     #expect(Set(map.allKeys) == Set(model.keys))
   }
+
+  @Test("reserving room, small or past the sharding size, loses nothing and keeps matching a Dictionary", arguments: SeededRandom.seeds(3))
+  func reserveKeepsEntries(seed: UInt64) {
+    var random = SeededRandom(seed: seed)
+    var map = TicketMap<Int>()
+    var model: [TimeTicket: Int] = [:]
+    for step in 0..<30_000 {
+      if step % 2_500 == 0 {
+        // Sometimes more than the map will ever hold, sometimes less than it holds already.
+        map.reserveCapacity(Int.random(in: 0..<12_000, using: &random))
+        #expect(map.count == model.count, "seed \(seed) step \(step)")
+      }
+      let key = TimeTicket(lamport: Int64.random(in: 0..<3_000, using: &random), delimiter: UInt32.random(in: 0..<8, using: &random),
+                           actorID: .max)
+      if Int.random(in: 0..<4, using: &random) > 0 {
+        map[key] = step
+        model[key] = step
+      } else {
+        #expect(map.remove(key) == model.removeValue(forKey: key))
+      }
+    }
+    #expect(map.count == model.count)
+    var mismatches = 0
+    for (k, v) in model where map[k] != v { mismatches += 1 }
+    #expect(mismatches == 0, "seed \(seed)")
+  }
 }
 
 @Suite("TicketMap sharding")

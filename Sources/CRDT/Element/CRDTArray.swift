@@ -77,7 +77,23 @@ package final class CRDTArray: CRDTElement {
   @exclusivity(unchecked) package private(set) var nodes: [Node]
   @exclusivity(unchecked) private var freeHandles: [Int32] = []
   @exclusivity(unchecked) private var index = SequenceIndex()
-  @exclusivity(unchecked) private var positionByID = TicketMap<Int32>()
+  /// Position id → handle, for every node except those in `unindexed`.
+  @exclusivity(unchecked) private var positionTable = TicketMap<Int32>()
+  /// Nodes linked since the table was last used, in link order. Appending builds nothing per
+  /// node: they are entered in one pass, into a table sized once for them, when a lookup by id
+  /// comes (building an array of n elements then costs no chain of table doublings).
+  @exclusivity(unchecked) private var unindexed: [Int32] = []
+  /// The table of every node, entering the ones linked since it was last used.
+  private var positionByID: TicketMap<Int32> {
+    _read {
+      if !unindexed.isEmpty { enterUnindexed() }
+      yield positionTable
+    }
+    _modify {
+      if !unindexed.isEmpty { enterUnindexed() }
+      yield &positionTable
+    }
+  }
   /// Element → position, only for elements that no longer sit in the position named by their
   /// own createdAt (they moved). Every other element is found through `positionByID`.
   @exclusivity(unchecked) private var movedPositions = TicketMap<Int32>()
@@ -87,7 +103,7 @@ package final class CRDTArray: CRDTElement {
   package override init(createdAt: TimeTicket) {
     nodes = [Node(id: .initial, element: nil, movedAt: nil, removedAt: nil, prev: -1, next: -1)]
     super.init(createdAt: createdAt)
-    positionByID[.initial] = CRDTArray.head
+    positionTable[.initial] = CRDTArray.head
   }
 
   // MARK: Reading
@@ -164,14 +180,19 @@ package final class CRDTArray: CRDTElement {
   ///
   /// - Returns: the new node's handle, or nil when `previousID` is unknown.
   @discardableResult
-  package func insert(_ element: CRDTElement, afterPosition previousID: TimeTicket, executedAt: TimeTicket) -> Int32? {
-    // Appending after the last position (the common case) has nothing to skip and no lookup.
+  package func insert(_ element: CRDTElement, afterPosition previousID: TimeTicket, executedAt: TimeTicket,
+                      anchorHint: Int32 = -1) -> Int32? {
+    // Appending after the last position (the common case) has nothing to skip and no lookup;
+    // a local insertion names the anchor's handle, checked before use.
     let anchor: Int32
     if previousID == nodes[Int(last)].id {
       anchor = last
+    } else if anchorHint >= 0 && Int(anchorHint) < nodes.count && nodes[Int(anchorHint)].id == previousID
+      && (anchorHint == CRDTArray.head || nodes[Int(anchorHint)].prev >= 0) {
+      anchor = skipNewer(startingAt: anchorHint, executedAt: executedAt)
     } else {
-      guard let found = skipNewer(from: previousID, executedAt: executedAt) else { return nil }
-      anchor = found
+      guard let start = positionByID[previousID] ?? movedPositions[previousID] else { return nil }
+      anchor = skipNewer(startingAt: start, executedAt: executedAt)
     }
     return link(Node(id: element.createdAt, element: element, movedAt: nil, removedAt: nil, prev: anchor, next: -1), after: anchor)
   }
@@ -223,8 +244,9 @@ package final class CRDTArray: CRDTElement {
   /// - Returns: nil when the anchor or the element is unknown.
   package func move(_ createdAt: TimeTicket, afterPosition previousID: TimeTicket, executedAt: TimeTicket) -> MoveResult? {
     guard let oldPosition = position(ofElement: createdAt), let element = nodes[Int(oldPosition)].element,
-      let anchor = skipNewer(from: previousID, executedAt: executedAt)
+      let start = positionByID[previousID] ?? movedPositions[previousID]
     else { return nil }
+    let anchor = skipNewer(startingAt: start, executedAt: executedAt)
     let currentMove = nodes[Int(oldPosition)].movedAt
     guard let currentMove, !executedAt.isAfter(currentMove) else { return win(element, from: oldPosition, to: anchor, executedAt: executedAt) }
     // Lost: the position is dead from birth. It dies at the winning move's ticket, not at its
@@ -369,15 +391,28 @@ package final class CRDTArray: CRDTElement {
 
   /// Walks forward from the position `id` past nodes whose position tickets are newer than
   /// `executedAt` (RGA: a newer concurrent insertion at the same anchor stays in front).
-  private func skipNewer(from id: TimeTicket, executedAt: TimeTicket) -> Int32? {
-    // Older clients name the anchor by element; its current position stands in for it.
-    guard var handle = positionByID[id] ?? movedPositions[id] else { return nil }
+  /// (Older clients name the anchor by element; its current position stands in for it.)
+  private func skipNewer(startingAt start: Int32, executedAt: TimeTicket) -> Int32 {
+    var handle = start
     while true {
       let next = nodes[Int(handle)].next
       if next < 0 || !nodes[Int(next)].id.isAfter(executedAt) { break }
       handle = next
     }
     return handle
+  }
+
+  /// Enters the nodes linked since the table was last used.
+  private func enterUnindexed() {
+    // Sizing the table once pays for a long run of appends; a few entries just go in.
+    if unindexed.count > 64 { positionTable.reserveCapacity(positionTable.count + unindexed.count) }
+    for handle in unindexed { positionTable[nodes[Int(handle)].id] = handle }
+    unindexed.removeAll(keepingCapacity: unindexed.count <= 4096)
+  }
+
+  /// Makes every lookup table complete now (benchmarks time this with the edits).
+  package func enterPendingLookups() {
+    if !unindexed.isEmpty { enterUnindexed() }
   }
 
   private func link(_ node: Node, after anchor: Int32) -> Int32 {
@@ -395,7 +430,7 @@ package final class CRDTArray: CRDTElement {
     if node.next >= 0 { nodes[Int(node.next)].prev = handle }
     nodes[Int(anchor)].next = handle
     if anchor == last { last = handle }
-    positionByID[node.id] = handle
+    unindexed.append(handle)
     let weight = (node.element.map { !$0.isRemoved } ?? false) ? 1 : 0
     index.insert(handle, weight: weight, after: anchor == CRDTArray.head ? nil : anchor)
     return handle

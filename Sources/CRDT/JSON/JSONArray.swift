@@ -99,8 +99,8 @@ public final class JSONArray {
     guard index >= 0, index <= array.count else {
       throw YorkieError(.indexOutOfBounds, "cannot insert at \(index) into an array of \(array.count)")
     }
-    let anchor = index == 0 ? TimeTicket.initial : array.nodes[Int(array.handle(at: index - 1)!)].id
-    try add(value, afterPosition: anchor)
+    let anchorHandle = index == 0 ? CRDTArray.head : array.handle(at: index - 1)!
+    try add(value, afterPosition: array.nodes[Int(anchorHandle)].id, anchorHint: anchorHandle)
   }
 
   /// Inserts a value right after the live element created at `id`.
@@ -221,9 +221,9 @@ public final class JSONArray {
   }
 
   /// Inserts after the position `anchor`, which is one of this array's positions.
-  private func add(_ value: JSONValue, afterPosition anchor: TimeTicket) throws(YorkieError) {
+  private func add(_ value: JSONValue, afterPosition anchor: TimeTicket, anchorHint: Int32 = -1) throws(YorkieError) {
     if let element = try context.primitiveElement(of: value) {
-      context.pushAdd(array, element, after: anchor)
+      context.pushAdd(array, element, after: anchor, anchorHint: anchorHint)
       return
     }
     try UpdateContext.validate(value)

@@ -45,8 +45,10 @@ package final class UpdateContext {
 
   /// Inserts a fresh primitive into `array` after the position `anchor` (which exists) and
   /// records the Add, as ``pushSet(_:_:_:)`` does for a Set.
-  @inline(__always) package func pushAdd(_ array: CRDTArray, _ element: CRDTPrimitive, after anchor: TimeTicket) {
-    let result = Operation.applyAdd(array, element, after: anchor, executedAt: element.createdAt, root: root, journal: journal, wantsInfo: wantsInfo)
+  /// `anchorHint` is the anchor's handle when the caller knows it (checked before use).
+  @inline(__always) package func pushAdd(_ array: CRDTArray, _ element: CRDTPrimitive, after anchor: TimeTicket, anchorHint: Int32 = -1) {
+    let result = Operation.applyAdd(array, element, after: anchor, executedAt: element.createdAt, anchorHint: anchorHint,
+                                    root: root, journal: journal, wantsInfo: wantsInfo)
     if wantsInfo { infos.append(contentsOf: result) }
     operations.append(.add(parentCreatedAt: array.createdAt, previousCreatedAt: anchor, value: OperationValue(adopting: element), executedAt: element.createdAt))
   }

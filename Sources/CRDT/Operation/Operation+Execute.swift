@@ -24,8 +24,8 @@ extension Operation {
   /// `previousCreatedAt`, which the caller checked exists.
   @inline(__always)
   static func applyAdd(_ array: CRDTArray, _ element: CRDTElement, after previousCreatedAt: TimeTicket, executedAt: TimeTicket,
-                       root: CRDTRoot, journal: Journal, wantsInfo: Bool) -> [OperationInfo] {
-    array.insert(element, afterPosition: previousCreatedAt, executedAt: executedAt)
+                       anchorHint: Int32 = -1, root: CRDTRoot, journal: Journal, wantsInfo: Bool) -> [OperationInfo] {
+    array.insert(element, afterPosition: previousCreatedAt, executedAt: executedAt, anchorHint: anchorHint)
     root.register(element, parent: array)
     journal.append(.undoArrayInsert(Journal.Borrowed(array), Journal.Borrowed(element)))
     if element.isRemoved {

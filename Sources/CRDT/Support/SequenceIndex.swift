@@ -412,18 +412,30 @@ package struct SequenceIndex: Sendable {
     }
   }
 
+  /// The slot of `handle` in `leaf`. The last slot is tried first: appending (typing at the
+  /// end, building an array) always inserts after a leaf's last entry.
   @inline(__always) private func slot(of handle: Int32, inLeaf leaf: Int32) -> Int {
     let base = Int(leaf) * capacity
-    var i = 0
-    while leafHandles[base + i] != handle { i += 1 }
-    return i
+    let last = Int(leafCount[Int(leaf)]) - 1
+    return leafHandles.withUnsafeBufferPointer { buffer in
+      if last >= 0 && buffer[base + last] == handle { return last }
+      var i = 0
+      while buffer[base + i] != handle { i += 1 }
+      return i
+    }
   }
 
+  /// The slot of `child` in `inner`, the last slot first (the path of an append is the
+  /// rightmost one).
   @inline(__always) private func slot(ofChild child: Int32, inInner inner: Int32) -> Int {
     let base = Int(inner) * capacity
-    var i = 0
-    while innerChildren[base + i] != child { i += 1 }
-    return i
+    let last = Int(innerCount[Int(inner)]) - 1
+    return innerChildren.withUnsafeBufferPointer { buffer in
+      if last >= 0 && buffer[base + last] == child { return last }
+      var i = 0
+      while buffer[base + i] != child { i += 1 }
+      return i
+    }
   }
 
   private mutating func allocateLeaf() -> Int32 {

@@ -54,6 +54,20 @@ package struct TicketMap<Value> {
     return existing
   }
 
+  /// Makes room for `capacity` entries in all, so that inserting up to that many rehashes
+  /// nothing on the way.
+  package mutating func reserveCapacity(_ capacity: Int) {
+    if shardShift >= 64 {
+      if capacity > 1 << 12 {
+        reshard(expecting: capacity)
+      } else {
+        shards[0].reserveCapacity(capacity)
+      }
+    } else {
+      for index in shards.indices { shards[index].reserveCapacity(capacity / shards.count + capacity / (4 * shards.count) + 1) }
+    }
+  }
+
   /// Removes the entry of `key` and returns its value.
   @discardableResult
   package mutating func remove(_ key: TimeTicket) -> Value? {
@@ -70,10 +84,12 @@ package struct TicketMap<Value> {
   /// Bytes held by the slot buffers.
   package var memoryFootprint: Int { shards.reduce(0) { $0 + $1.memoryFootprint } }
 
-  private mutating func reshard() {
+  private mutating func reshard(expecting expected: Int = 0) {
     let old = shards[0].entries
     shardShift = 64 - 6
-    shards = (0..<64).map { _ in Table<Value>(minimumCapacity: old.count / 64 + 1) }
+    let perShard = Swift.max(old.count, expected) / 64
+    // A quarter more than the average, so that shards above it rarely grow right away.
+    shards = (0..<64).map { _ in Table<Value>(minimumCapacity: perShard + perShard / 4 + 1) }
     for entry in old {
       let hash = Table<Value>.hash(entry.key)
       shards[shard(hash)].insert(entry.key, entry.value, hash: hash)
@@ -98,21 +114,22 @@ private struct Table<Value> {
     mask = capacity - 1
   }
 
-  /// The hash of a ticket. Tickets of one change share their lamport and actor and count up
-  /// by delimiter, and a change's elements are usually created, and later read, together (an
-  /// array built in one update). So sixteen consecutive delimiters hash to one aligned group of
-  /// sixteen slots, in order (rotated by the hash, so that changes with few tickets spread over
-  /// the whole group): building such an array touches one group per sixteen entries instead of
-  /// a random cache line per entry. Everything but the lowest four bits is a full mix of the
-  /// ticket with its delimiter's group.
+  /// Grows (once) so that `capacity` entries fit within the load limit.
+  mutating func reserveCapacity(_ capacity: Int) {
+    guard capacity * 2 > slots.count else { return }
+    var size = slots.count
+    while capacity * 2 > size { size <<= 1 }
+    rehash(into: size)
+  }
+
   @inline(__always) static func hash(_ key: TimeTicket) -> Int {
     var x = UInt64(bitPattern: key.lamport) &* 0x9E37_79B9_7F4A_7C15
     x ^= key.actorID.high &* 0xC2B2_AE3D_27D4_EB4F
-    x ^= (UInt64(key.actorID.low) << 32 | UInt64(key.delimiter >> 4)) &* 0x1656_67B1_9E37_79F9
+    x ^= (UInt64(key.actorID.low) << 32 | UInt64(key.delimiter)) &* 0x1656_67B1_9E37_79F9
     x ^= x >> 29
     x = x &* 0xBF58_476D_1CE4_E5B9
     x ^= x >> 32
-    return Int(truncatingIfNeeded: (x & ~15) | ((x &+ UInt64(key.delimiter)) & 15))
+    return Int(truncatingIfNeeded: x)
   }
 
   @inline(__always) func value(_ key: TimeTicket, hash: Int) -> Value? {
@@ -205,8 +222,11 @@ private struct Table<Value> {
   }
 
   private mutating func grow() {
+    rehash(into: slots.count * 2)
+  }
+
+  private mutating func rehash(into capacity: Int) {
     let old = slots
-    let capacity = old.count * 2
     slots = Array(repeating: Slot(key: .initial, value: nil), count: capacity)
     mask = capacity - 1
     let mask = self.mask
