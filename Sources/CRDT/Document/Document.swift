@@ -419,7 +419,7 @@ public actor Document {
   /// Enters every array's recently linked positions in its lookup table now (they are
   /// otherwise entered when first needed): benchmarks time this with the edits.
   package func enterPendingArrayLookups() {
-    root.object.forEachDescendant { ($0 as? CRDTArray)?.enterPendingLookups() }
+    root.forEachContainer { ($0 as? CRDTArray)?.enterPendingLookups() }
   }
 
   /// Bytes held by the texts of the document (benchmarks report it as retained memory).

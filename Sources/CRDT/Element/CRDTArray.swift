@@ -415,23 +415,23 @@ package final class CRDTArray: CRDTElement {
     if !unindexed.isEmpty { enterUnindexed() }
   }
 
-  private func link(_ node: Node, after anchor: Int32) -> Int32 {
-    var node = node
+  private func link(_ node: consuming Node, after anchor: Int32) -> Int32 {
+    let next = nodes[Int(anchor)].next
     node.prev = anchor
-    node.next = nodes[Int(anchor)].next
+    node.next = next
+    let weight = node.element.map { $0.isRemoved ? 0 : 1 } ?? 0
     let handle: Int32
-    if let reused = freeHandles.popLast() {
-      handle = reused
-      nodes[Int(handle)] = node
-    } else {
+    if freeHandles.isEmpty {
       handle = Int32(nodes.count)
       nodes.append(node)
+    } else {
+      handle = freeHandles.removeLast()
+      nodes[Int(handle)] = node
     }
-    if node.next >= 0 { nodes[Int(node.next)].prev = handle }
+    if next >= 0 { nodes[Int(next)].prev = handle }
     nodes[Int(anchor)].next = handle
     if anchor == last { last = handle }
     unindexed.append(handle)
-    let weight = (node.element.map { !$0.isRemoved } ?? false) ? 1 : 0
     index.insert(handle, weight: weight, after: anchor == CRDTArray.head ? nil : anchor)
     return handle
   }

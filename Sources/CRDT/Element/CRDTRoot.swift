@@ -117,6 +117,12 @@ package final class CRDTRoot {
     registry[createdAt]?.element
   }
 
+  /// Calls `body` with every registered container and counter (the root included), in no
+  /// particular order: a walk that never visits the primitives.
+  package func forEachContainer(_ body: (CRDTElement) -> Void) {
+    for entry in registry.entries { body(entry.value.element) }
+  }
+
   /// The number of registered containers and counters, the root included.
   package var elementCount: Int { registry.count }
 
