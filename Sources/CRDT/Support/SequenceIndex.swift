@@ -267,8 +267,13 @@ package struct SequenceIndex: Sendable {
       position = 0
     }
     if Int(handle) >= leafOf.count {
-      SequenceIndex.reserve(&leafOf, adding: Int(handle) - leafOf.count + 1)
-      leafOf.append(contentsOf: repeatElement(-1, count: Int(handle) - leafOf.count + 1))
+      let extra = Int(handle) - leafOf.count + 1
+      SequenceIndex.reserve(&leafOf, adding: extra)
+      if extra == 1 {
+        leafOf.append(-1)  // the usual case: handles are allocated in order
+      } else {
+        leafOf.append(contentsOf: repeatElement(-1, count: extra))
+      }
     }
     // An insertion into the finger's leaf keeps it (a split keeps the leaf's start; passing an
     // entry to the left sibling moves it, see insertThroughSibling); one anywhere else may move
@@ -500,14 +505,18 @@ package struct SequenceIndex: Sendable {
     let n = Int(leafCount[Int(leaf)])
     let base = Int(leaf) * capacity
     if n < capacity {
-      var i = n
-      while i > position {
-        leafHandles[base + i] = leafHandles[base + i - 1]
-        leafWeights[base + i] = leafWeights[base + i - 1]
-        i -= 1
+      leafHandles.withUnsafeMutableBufferPointer { handles in
+        leafWeights.withUnsafeMutableBufferPointer { weights in
+          var i = n
+          while i > position {
+            handles[base + i] = handles[base + i - 1]
+            weights[base + i] = weights[base + i - 1]
+            i -= 1
+          }
+          handles[base + position] = handle
+          weights[base + position] = weight
+        }
       }
-      leafHandles[base + position] = handle
-      leafWeights[base + position] = weight
       leafCount[Int(leaf)] = Int32(n + 1)
       leafOf[Int(handle)] = leaf
       propagate(delta: Int(weight), fromLeaf: leaf)
