@@ -27,9 +27,7 @@ public final class JSONText {
     try context.ensureActive()
     let (fromPosition, toPosition) = try positions(from, to)
     let encoded = try attributes.map { try JSONText.encode($0) }
-    let ticket = context.issueTicket()
-    try context.push(.edit(parentCreatedAt: text.createdAt, from: fromPosition, to: toPosition, content: content,
-                           attributes: encoded, executedAt: ticket), target: text)
+    try context.pushEdit(text, from: fromPosition, to: toPosition, range: (from, to), content: content, attributes: encoded)
     let caret = from + content.utf16.count
     return (caret, caret)
   }

@@ -60,6 +60,17 @@ package final class UpdateContext {
     operations.append(.increase(parentCreatedAt: counter.createdAt, value: operand, executedAt: issueTicket()))
   }
 
+  /// Replaces the visible range `range` of `text` (named by `from` and `to`) with `content`
+  /// and records the Edit, as ``pushSet(_:_:_:)`` does for a Set.
+  @inline(__always) package func pushEdit(_ text: CRDTText, from: TextPosition, to: TextPosition, range: (Int, Int),
+                                          content: String, attributes: [String: String]?) throws(YorkieError) {
+    let ticket = issueTicket()
+    let result = try Operation.applyEdit(text, from: from, to: to, content: content, attributes: attributes, executedAt: ticket,
+                                         versionVector: nil, knownRange: range, root: root, journal: journal, wantsInfo: wantsInfo)
+    if wantsInfo { infos.append(contentsOf: result) }
+    operations.append(.edit(parentCreatedAt: text.createdAt, from: from, to: to, content: content, attributes: attributes, executedAt: ticket))
+  }
+
   /// A fresh primitive for `value`, with the next ticket; nil for a container (which needs a
   /// snapshot). Throws before issuing a ticket when the value cannot be stored.
   @inline(__always) package func primitiveElement(of value: JSONValue) throws(YorkieError) -> CRDTPrimitive? {

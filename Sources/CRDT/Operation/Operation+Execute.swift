@@ -46,6 +46,20 @@ extension Operation {
     return [OperationInfo(type: "increase", path: path, value: operand.jsonValue)]
   }
 
+  /// Replaces `from..<to` of `text` with `content`. `knownRange` is the visible index range
+  /// the positions name, when the caller (a local edit) has it.
+  @inline(__always)
+  static func applyEdit(_ text: CRDTText, from: TextPosition, to: TextPosition, content: String, attributes: [String: String]?,
+                        executedAt: TimeTicket, versionVector: VersionVector?, knownRange: (Int, Int)?,
+                        root: CRDTRoot, journal: Journal, wantsInfo: Bool) throws(YorkieError) -> [OperationInfo] {
+    let result = try text.edit(from: from, to: to, content: content, attributes: attributes, editedAt: executedAt,
+                               versionVector: versionVector, journal: journal, wantsIndexes: wantsInfo, knownRange: knownRange)
+    if !text.splitGarbage.isEmpty { registerSplitGarbage(of: text, in: root, journal: journal) }
+    if !result.removed.isEmpty { root.noteTextGarbage(text) }
+    guard wantsInfo, let path = root.path(of: text.createdAt) else { return [] }
+    return [OperationInfo(type: "edit", path: path, from: result.fromIndex, to: result.toIndex, value: .string(content))]
+  }
+
   /// Applies the operation.
   ///
   /// - Parameters:
@@ -159,22 +173,18 @@ extension Operation {
 
     case .edit(_, let from, let to, let content, let attributes, let executedAt):
       guard let text = parent as? CRDTText else { throw mismatch(parent, expected: "a text") }
-      let knowledge = versionVector.flatMap { $0.isEmpty ? nil : $0 }
-      let result = try text.edit(from: from, to: to, content: content, attributes: attributes,
-                                 editedAt: executedAt, versionVector: knowledge, journal: journal, wantsIndexes: wantsInfo)
-      registerSplitGarbage(of: text, in: root, journal: journal)
-      if !result.removed.isEmpty { root.noteTextGarbage(text) }
-      guard wantsInfo, let path = root.path(of: text.createdAt) else { return [] }
-      return [OperationInfo(type: "edit", path: path, from: result.fromIndex, to: result.toIndex, value: .string(content))]
+      return try Operation.applyEdit(text, from: from, to: to, content: content, attributes: attributes, executedAt: executedAt,
+                                     versionVector: versionVector.flatMap { $0.isEmpty ? nil : $0 }, knownRange: nil,
+                                     root: root, journal: journal, wantsInfo: wantsInfo)
 
     case .style(_, let from, let to, let attributes, let attributesToRemove, let executedAt):
       guard let text = parent as? CRDTText else { throw mismatch(parent, expected: "a text") }
       let knowledge = versionVector.flatMap { $0.isEmpty ? nil : $0 }
       let result = try text.style(from: from, to: to, attributes: attributes, attributesToRemove: attributesToRemove,
                                   editedAt: executedAt, versionVector: knowledge, journal: journal)
-      registerSplitGarbage(of: text, in: root, journal: journal)
+      Operation.registerSplitGarbage(of: text, in: root, journal: journal)
       for (handle, name) in result.tombstones {
-        register(CRDTRoot.GCPair(parent: text, child: .textAttribute(text.id(of: handle), name), removedAt: executedAt, handle: handle), in: root, journal: journal)
+        Operation.register(CRDTRoot.GCPair(parent: text, child: .textAttribute(text.id(of: handle), name), removedAt: executedAt, handle: handle), in: root, journal: journal)
       }
       for (id, name, _) in result.revived {
         let key = CRDTRoot.GCPairKey(parent: text.createdAt, child: .textAttribute(id, name))
@@ -208,7 +218,7 @@ extension Operation {
       // 1. Remove again what the reversed edit inserted.
       if !removing.isEmpty {
         let result = text.retombstone(removing, executedAt: executedAt, journal: journal, wantsIndexes: wantsInfo)
-        registerSplitGarbage(of: text, in: root, journal: journal)
+        Operation.registerSplitGarbage(of: text, in: root, journal: journal)
         if !result.removed.isEmpty { root.noteTextGarbage(text) }
         for range in result.ranges { changes.append((range.from, range.to, "")) }
       }
@@ -218,7 +228,7 @@ extension Operation {
         let result = text.restore(restoring, executedAt: executedAt, fallback: from, journal: journal)
         // Revived pieces are garbage no more: they are live again in the text, which is where
         // removed pieces are counted.
-        registerSplitGarbage(of: text, in: root, journal: journal)
+        Operation.registerSplitGarbage(of: text, in: root, journal: journal)
         if wantsInfo {
           var insertions = (result.revived + result.recreated).map { handle in
             let index = text.visibleIndex(of: handle)
@@ -264,14 +274,14 @@ extension Operation {
   }
 
   /// Registers node-level garbage, remembering how to undo the registration.
-  private func register(_ pair: CRDTRoot.GCPair, in root: CRDTRoot, journal: Journal) {
+  private static func register(_ pair: CRDTRoot.GCPair, in root: CRDTRoot, journal: Journal) {
     let key = CRDTRoot.GCPairKey(parent: pair.parent.createdAt, child: pair.child)
     if let previous = root.replaceGCPair(pair, key: key) { journal.append(.restoreGCPair(previous)) } else { journal.appendUnregister(key, parent: pair.parent) }
   }
 
   /// Pieces split off a tombstone are tombstones too, and attribute tombstones are copied into
   /// both halves of a split: each is garbage of its own (Yorkie counts them one by one).
-  private func registerSplitGarbage(of text: CRDTText, in root: CRDTRoot, journal: Journal) {
+  private static func registerSplitGarbage(of text: CRDTText, in root: CRDTRoot, journal: Journal) {
     for handle in text.splitGarbage {
       let node = text.node(handle)
       if node.isRemoved { root.noteTextGarbage(text) }

@@ -476,22 +476,25 @@ package final class CRDTText: CRDTElement {
   /// - Parameter versionVector: what the editor had seen; nil for a local edit (everything).
   ///   Pieces the editor had not seen (inserted concurrently) are not deleted.
   package func edit(from: TextPosition, to: TextPosition, content: String, attributes: [String: String]?,
-                    editedAt: TimeTicket, versionVector: VersionVector?, journal: Journal, wantsIndexes: Bool = true) throws(YorkieError) -> EditResult {
-    splitGarbage.removeAll(keepingCapacity: true)
+                    editedAt: TimeTicket, versionVector: VersionVector?, journal: Journal, wantsIndexes: Bool = true,
+                    knownRange: (Int, Int)? = nil) throws(YorkieError) -> EditResult {
+    if !splitGarbage.isEmpty { splitGarbage.removeAll(keepingCapacity: true) }
     let (toLeft, toRight) = try boundary(at: to, editedAt: editedAt, journal: journal)
-    // Splitting moves no visible text, so the boundary's index can be read before the next split.
-    let toIndex = wantsIndexes ? visibleIndex(before: toRight) : 0
+    // Splitting moves no visible text, so the boundary's index can be read before the next split
+    // (a local edit already knows it: its positions were made from these indexes).
+    let toIndex = knownRange?.1 ?? (wantsIndexes ? visibleIndex(before: toRight) : 0)
     // Resolving the same position again lands on the same boundary, so an insertion does it once.
     let (fromLeft, fromRight) = from == to ? (toLeft, toRight) : try boundary(at: from, editedAt: editedAt, journal: journal)
-    let fromIndex = wantsIndexes ? visibleIndex(before: fromRight) : 0
+    let fromIndex = knownRange?.0 ?? (wantsIndexes ? visibleIndex(before: fromRight) : 0)
     var removed: [Int32] = []
     if from == to {
       // An insertion: the range is empty, nothing to remove.
     } else if versionVector == nil {
       // A local edit knows every piece and every tombstone in the range, so only the live
       // pieces matter: find them through the index instead of walking over tombstones.
-      let start = wantsIndexes ? fromIndex : visibleIndex(before: fromRight)
-      let end = wantsIndexes ? toIndex : visibleIndex(before: toRight)
+      let known = wantsIndexes || knownRange != nil
+      let start = known ? fromIndex : visibleIndex(before: fromRight)
+      let end = known ? toIndex : visibleIndex(before: toRight)
       var remaining = end - start
       let packedEditedAt = pack(editedAt)
       while remaining > 0, let found = index.find(start), found.offset == 0 {
