@@ -36,12 +36,16 @@ package struct SequenceIndex: Sendable {
   private var leafWeights: [Int32] = []
   private var leafCount: [Int32] = []
   private var leafParent: [Int32] = []
+  /// The slot of each leaf in its parent (so that walking up never scans a parent for it).
+  private var leafSlot: [Int32] = []
   private var freeLeaves: [Int32] = []
 
   private var innerChildren: [Int32] = []
   private var innerWeights: [Int] = []
   private var innerCount: [Int32] = []
   private var innerParent: [Int32] = []
+  /// The slot of each inner node in its parent.
+  private var innerSlot: [Int32] = []
   private var freeInners: [Int32] = []
 
   /// Number of inner levels above the leaves (0: the root is a leaf).
@@ -74,8 +78,9 @@ package struct SequenceIndex: Sendable {
   /// ``memoryFootprint`` per part: leaves, inner nodes, the handle → leaf map, free lists.
   package var memoryBreakdown: [(name: String, bytes: Int)] {
     [
-      ("leaves", (leafHandles.capacity + leafWeights.capacity + leafCount.capacity + leafParent.capacity) * 4),
-      ("inners", (innerChildren.capacity + innerCount.capacity + innerParent.capacity) * 4 + innerWeights.capacity * 8),
+      ("leaves", (leafHandles.capacity + leafWeights.capacity + leafCount.capacity + leafParent.capacity + leafSlot.capacity) * 4),
+      ("inners", (innerChildren.capacity + innerCount.capacity + innerParent.capacity + innerSlot.capacity) * 4
+        + innerWeights.capacity * 8),
       ("leafOf", leafOf.capacity * 4),
       ("free", (freeLeaves.capacity + freeInners.capacity) * 4),
     ]
@@ -208,7 +213,7 @@ package struct SequenceIndex: Sendable {
     var parent = leafParent[Int(leaf)]
     var childLevel = 0
     while parent >= 0 {
-      let j = slot(ofChild: child, inInner: parent)
+      let j = slot(ofChild: child, level: childLevel)
       if j > 0 {
         // The last handle below the child on the left.
         var node = innerChildren[Int(parent) * capacity + j - 1]
@@ -334,6 +339,7 @@ package struct SequenceIndex: Sendable {
           total += totals[k + j]
         }
         innerCount[Int(inner)] = Int32(n)
+        renumber(inner, from: 0, childLevel: childrenAreLeaves ? 0 : 1)
         parents.append(inner)
         parentTotals.append(total)
         k += n
@@ -430,16 +436,19 @@ package struct SequenceIndex: Sendable {
     }
   }
 
-  /// The slot of `child` in `inner`, the last slot first (the path of an append is the
-  /// rightmost one).
-  @inline(__always) private func slot(ofChild child: Int32, inInner inner: Int32) -> Int {
+  /// The slot of `child` (a leaf when `childLevel` is 0) in its parent.
+  @inline(__always) private func slot(ofChild child: Int32, level childLevel: Int) -> Int {
+    Int(childLevel == 0 ? leafSlot[Int(child)] : innerSlot[Int(child)])
+  }
+
+  /// Records the slots of the children of `inner` from `start` on, after they moved.
+  private mutating func renumber(_ inner: Int32, from start: Int, childLevel: Int) {
     let base = Int(inner) * capacity
-    let last = Int(innerCount[Int(inner)]) - 1
-    return innerChildren.withUnsafeBufferPointer { buffer in
-      if last >= 0 && buffer[base + last] == child { return last }
-      var i = 0
-      while buffer[base + i] != child { i += 1 }
-      return i
+    let n = Int(innerCount[Int(inner)])
+    guard start < n else { return }
+    for i in start..<n {
+      let child = Int(innerChildren[base + i])
+      if childLevel == 0 { leafSlot[child] = Int32(i) } else { innerSlot[child] = Int32(i) }
     }
   }
 
@@ -447,6 +456,7 @@ package struct SequenceIndex: Sendable {
     if let leaf = freeLeaves.popLast() {
       leafCount[Int(leaf)] = 0
       leafParent[Int(leaf)] = -1
+      leafSlot[Int(leaf)] = -1
       return leaf
     }
     let leaf = Int32(leafCount.count)
@@ -454,10 +464,12 @@ package struct SequenceIndex: Sendable {
     SequenceIndex.reserve(&leafWeights, adding: capacity)
     SequenceIndex.reserve(&leafCount, adding: 1)
     SequenceIndex.reserve(&leafParent, adding: 1)
+    SequenceIndex.reserve(&leafSlot, adding: 1)
     leafHandles.append(contentsOf: repeatElement(-1, count: capacity))
     leafWeights.append(contentsOf: repeatElement(0, count: capacity))
     leafCount.append(0)
     leafParent.append(-1)
+    leafSlot.append(-1)
     return leaf
   }
 
@@ -465,6 +477,7 @@ package struct SequenceIndex: Sendable {
     if let inner = freeInners.popLast() {
       innerCount[Int(inner)] = 0
       innerParent[Int(inner)] = -1
+      innerSlot[Int(inner)] = -1
       return inner
     }
     let inner = Int32(innerCount.count)
@@ -472,31 +485,33 @@ package struct SequenceIndex: Sendable {
     SequenceIndex.reserve(&innerWeights, adding: capacity)
     SequenceIndex.reserve(&innerCount, adding: 1)
     SequenceIndex.reserve(&innerParent, adding: 1)
+    SequenceIndex.reserve(&innerSlot, adding: 1)
     innerChildren.append(contentsOf: repeatElement(-1, count: capacity))
     innerWeights.append(contentsOf: repeatElement(0, count: capacity))
     innerCount.append(0)
     innerParent.append(-1)
+    innerSlot.append(-1)
     return inner
   }
 
   private mutating func propagate(delta: Int, fromLeaf leaf: Int32) {
     guard delta != 0 else { return }
-    var child = leaf
+    var slot = Int(leafSlot[Int(leaf)])
     var parent = leafParent[Int(leaf)]
     while parent >= 0 {
-      innerWeights[Int(parent) * capacity + slot(ofChild: child, inInner: parent)] += delta
-      child = parent
+      innerWeights[Int(parent) * capacity + slot] += delta
+      slot = Int(innerSlot[Int(parent)])
       parent = innerParent[Int(parent)]
     }
   }
 
   private mutating func propagate(delta: Int, fromInner inner: Int32) {
     guard delta != 0 else { return }
-    var child = inner
+    var slot = Int(innerSlot[Int(inner)])
     var parent = innerParent[Int(inner)]
     while parent >= 0 {
-      innerWeights[Int(parent) * capacity + slot(ofChild: child, inInner: parent)] += delta
-      child = parent
+      innerWeights[Int(parent) * capacity + slot] += delta
+      slot = Int(innerSlot[Int(parent)])
       parent = innerParent[Int(parent)]
     }
   }
@@ -562,7 +577,7 @@ package struct SequenceIndex: Sendable {
     let parent = leafParent[Int(leaf)]
     guard parent >= 0 else { return false }
     let pbase = Int(parent) * capacity
-    let own = slot(ofChild: leaf, inInner: parent)
+    let own = slot(ofChild: leaf, level: 0)
     let base = Int(leaf) * capacity
     let n = capacity
     // The leaf's entries with the new one at `position`: n + 1 of them.
@@ -659,13 +674,14 @@ package struct SequenceIndex: Sendable {
       innerCount[Int(newRoot)] = 2
       setParent(of: child, level: childLevel, to: newRoot)
       setParent(of: newChild, level: childLevel, to: newRoot)
+      renumber(newRoot, from: 0, childLevel: childLevel)
       root = newRoot
       height += 1
       return
     }
     let base = Int(parent) * capacity
     let n = Int(innerCount[Int(parent)])
-    let position = slot(ofChild: child, inInner: parent)
+    let position = slot(ofChild: child, level: childLevel)
     if n < capacity {
       var i = n
       while i > position + 1 {
@@ -678,6 +694,7 @@ package struct SequenceIndex: Sendable {
       innerWeights[base + position + 1] = rightWeight
       innerCount[Int(parent)] = Int32(n + 1)
       setParent(of: newChild, level: childLevel, to: parent)
+      renumber(parent, from: position + 1, childLevel: childLevel)
       propagate(delta: delta, fromInner: parent)
       return
     }
@@ -706,6 +723,8 @@ package struct SequenceIndex: Sendable {
     }
     innerCount[Int(parent)] = Int32(keep)
     innerCount[Int(sibling)] = Int32(entries.count - keep)
+    renumber(parent, from: 0, childLevel: childLevel)
+    renumber(sibling, from: 0, childLevel: childLevel)
     insertChild(sibling, after: parent, childLevel: childLevel + 1, leftWeight: parentWeight, rightWeight: siblingWeight, delta: delta)
   }
 
@@ -717,12 +736,13 @@ package struct SequenceIndex: Sendable {
   private mutating func removeChild(_ child: Int32, fromInner inner: Int32, childLevel: Int, delta: Int) {
     let base = Int(inner) * capacity
     let n = Int(innerCount[Int(inner)])
-    let position = slot(ofChild: child, inInner: inner)
+    let position = slot(ofChild: child, level: childLevel)
     for i in position..<(n - 1) {
       innerChildren[base + i] = innerChildren[base + i + 1]
       innerWeights[base + i] = innerWeights[base + i + 1]
     }
     innerCount[Int(inner)] = Int32(n - 1)
+    renumber(inner, from: position, childLevel: childLevel)
     if n - 1 == 0 && inner != root {
       removeChild(inner, fromInner: innerParent[Int(inner)], childLevel: childLevel + 1, delta: delta)
       freeInners.append(inner)
@@ -774,7 +794,10 @@ package struct SequenceIndex: Sendable {
       if n < 1 || n > capacity { return (0, "inner \(node) holds \(n) children") }
       var sum = 0
       for i in 0..<n {
-        let (childSum, problem) = visit(innerChildren[Int(node) * capacity + i], level: level - 1, parent: node)
+        let child = innerChildren[Int(node) * capacity + i]
+        let recorded = level == 1 ? leafSlot[Int(child)] : innerSlot[Int(child)]
+        if recorded != Int32(i) { return (0, "\(level == 1 ? "leaf" : "inner") \(child) records slot \(recorded) in \(node), it is in \(i)") }
+        let (childSum, problem) = visit(child, level: level - 1, parent: node)
         if let problem { return (0, problem) }
         if childSum != innerWeights[Int(node) * capacity + i] {
           return (0, "inner \(node) records weight \(innerWeights[Int(node) * capacity + i]) for child \(i), actual \(childSum)")
