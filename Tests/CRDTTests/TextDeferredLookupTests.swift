@@ -71,4 +71,64 @@ struct TextDeferredLookupTests {
                                                 versionVector: VersionVector(), snapshot: snapshot))
     #expect(await loaded.toJSON() == doc.toJSON())
   }
+
+  /// The position a search of the index finds for `index` (what `position(at:)` answers
+  /// without the memo of the last insertion).
+  private static func searched(_ text: CRDTText, _ index: Int) -> TextPosition? {
+    if index == 0 { return TextPosition(id: text.id(of: CRDTText.head), relativeOffset: 0) }
+    guard let found = text.index.find(index, inclusiveEnd: true) else { return nil }
+    return TextPosition(id: text.id(of: found.handle), relativeOffset: Int32(found.offset))
+  }
+
+  @Test("positions near the caret after typing, deleting, styling, remote edits and rollbacks are those a search finds",
+        arguments: SeededRandom.seeds(3, base: 900))
+  func positionsAfterLastInsertion(seed: UInt64) async throws {
+    var random = SeededRandom(seed: seed)
+    let (a, b) = await makeReplicas()
+    try await a.update { root, _ in try root.setNewText("t").edit(0, 0, "seed") }
+    try await crossSync(a, b)
+    var caret = 4
+    var mismatches: [String] = []
+    for step in 0..<400 {
+      let roll = Int.random(in: 0..<100, using: &random)
+      let jump = Int.random(in: 0..<12, using: &random) == 0
+      let fails = step % 53 == 52
+      do {
+        try await a.update { root, _ in
+          let text = try #require(root.text("t"))
+          if jump { caret = Int.random(in: 0...text.length, using: &random) }
+          caret = min(caret, text.length)
+          if roll < 70 {
+            try text.edit(caret, caret, Int.random(in: 0..<8, using: &random) == 0 ? "xy" : "k")
+            caret += text.length > 0 ? 1 : 0
+          } else if roll < 85, caret > 0 {
+            try text.delete(caret - 1, caret)
+            caret -= 1
+          } else if roll < 95, caret + 2 <= text.length {
+            try text.edit(caret, caret + 2, "R")
+            caret += 1
+          } else if caret > 0 {
+            try text.setStyle(caret - 1, caret, ["b": .bool(true)])
+          }
+          for index in max(0, caret - 3)...min(text.length, caret + 3) {
+            let memo = text.text.position(at: index)
+            let search = Self.searched(text.text, index)
+            if memo != search { mismatches.append("step \(step) index \(index): \(String(describing: memo)) vs \(String(describing: search))") }
+          }
+          if fails { throw DummyError() }
+        }
+      } catch is DummyError {}
+      if step % 25 == 24 {
+        // Someone else edits near the start; the next local insertion must not trust an old memo.
+        try await b.update { root, _ in
+          let text = try #require(root.text("t"))
+          try text.edit(1, min(3, text.length), "bb")
+        }
+        try await crossSync(a, b)
+      }
+    }
+    #expect(mismatches.isEmpty, "seed \(seed): \(mismatches.prefix(3))")
+    #expect(await a.toSortedJSON() == b.toSortedJSON())
+    #expect(await a.checkInvariants() == nil)
+  }
 }

@@ -59,6 +59,9 @@ package struct SequenceIndex: Sendable {
 
   /// The sum of all weights.
   package private(set) var totalWeight = 0
+  /// Counts the changes of the index (insertions, removals, weight changes): a position
+  /// computed from it stays valid while this has not moved.
+  package private(set) var version = 0
   /// The number of handles in the index.
   package private(set) var count = 0
 
@@ -256,6 +259,7 @@ package struct SequenceIndex: Sendable {
   /// - Complexity: O(log n · capacity).
   package mutating func insert(_ handle: Int32, weight: Int, after previous: Int32?) {
     precondition(!contains(handle), "handle \(handle) is already indexed")
+    version &+= 1
     let leaf: Int32
     let position: Int
     if let previous {
@@ -295,6 +299,7 @@ package struct SequenceIndex: Sendable {
   package mutating func bulkLoad(_ handles: [Int32], weights: [Int32]) {
     precondition(count == 0 && handles.count == weights.count, "bulkLoad needs an empty index and one weight per handle")
     fingerLeaf = -1
+    version &+= 1
     guard !handles.isEmpty else { return }
     let fill = max(2, capacity * 3 / 4)
     if let largest = handles.max(), Int(largest) >= leafOf.count {
@@ -372,6 +377,7 @@ package struct SequenceIndex: Sendable {
 
   @inline(__always) private mutating func remove(_ handle: Int32, wantsPrevious: Bool) -> Int32? {
     fingerLeaf = -1
+    version &+= 1
     let leaf = leafOf[Int(handle)]
     let base = Int(leaf) * capacity
     let position = slot(of: handle, inLeaf: leaf)
@@ -404,6 +410,7 @@ package struct SequenceIndex: Sendable {
     let index = Int(leaf) * capacity + slot(of: handle, inLeaf: leaf)
     let delta = weight - Int(leafWeights[index])
     guard delta != 0 else { return }
+    version &+= 1
     // Weight moving inside the finger's leaf leaves the weight before it alone.
     if leaf != fingerLeaf { fingerLeaf = -1 }
     leafWeights[index] = Int32(weight)

@@ -109,6 +109,10 @@ package final class CRDTText: CRDTElement {
   /// Whether any content ever held a surrogate (if not, no offset can split a pair).
   @exclusivity(unchecked) package internal(set) var mayHoldSurrogates = false
   @exclusivity(unchecked) var index = SequenceIndex()
+  /// The piece the last local insertion made and the visible index it starts at, valid while
+  /// the index has not changed since (`index.version`). Typing asks next for the position at
+  /// the end of that piece, which is then known without a search.
+  @exclusivity(unchecked) private var lastInsertion: (handle: Int32, start: Int, version: Int) = (-1, 0, -1)
   /// Insertion ticket → the insertion's first piece (see ``PieceTable``).
   @exclusivity(unchecked) var pieceTable = PieceTable<PackedTicket>()
   /// Pieces of local insertions not entered in `pieceTable` yet (see ``enterPendingFirstPieces()``).
@@ -386,6 +390,13 @@ package final class CRDTText: CRDTElement {
   package func position(at textIndex: Int) -> TextPosition? {
     guard textIndex >= 0, textIndex <= length else { return nil }
     if textIndex == 0 { return TextPosition(id: id(of: CRDTText.head), relativeOffset: 0) }
+    if lastInsertion.version == index.version {
+      let handle = lastInsertion.handle
+      let offset = textIndex - lastInsertion.start
+      if offset > 0 && offset <= Int(arena[Int(handle)].length) {
+        return TextPosition(id: id(of: handle), relativeOffset: Int32(offset), hint: handle)
+      }
+    }
     guard let found = index.find(textIndex, inclusiveEnd: true) else { return nil }
     return TextPosition(id: id(of: found.handle), relativeOffset: Int32(found.offset), hint: found.handle)
   }
@@ -535,6 +546,7 @@ package final class CRDTText: CRDTElement {
       let packed = pack(editedAt)
       let node = Piece(createdAt: packed, offset: 0, start: start, length: Int32(unitCount), attributes: attributeSet)
       let newHandle = link(node, after: fromLeft)
+      if knownRange != nil { lastInsertion = (newHandle, fromIndex, index.version) }
       setFirstPieceOfNewInsertion(newHandle)
       journal.append(.textUnlinkInserted(Journal.Borrowed(self), newHandle))
       inserted = newHandle
