@@ -109,10 +109,12 @@ package final class CRDTText: CRDTElement {
   /// Whether any content ever held a surrogate (if not, no offset can split a pair).
   @exclusivity(unchecked) package internal(set) var mayHoldSurrogates = false
   @exclusivity(unchecked) var index = SequenceIndex()
-  /// The piece the last local insertion made and the visible index it starts at, valid while
-  /// the index has not changed since (`index.version`). Typing asks next for the position at
-  /// the end of that piece, which is then known without a search.
-  @exclusivity(unchecked) private var lastInsertion: (handle: Int32, start: Int, version: Int) = (-1, 0, -1)
+  /// Two live pieces next to the last local edit, with the visible index each starts at: the
+  /// piece the edit inserted (if any) and the one left of the edit's start. They are valid while
+  /// the index has not changed since (`index.version`). Typing and deleting ask next for a
+  /// position at the end of one of them, which is then known without a search.
+  @exclusivity(unchecked) private var nearEdit: (first: Int32, firstStart: Int, second: Int32, secondStart: Int, version: Int)
+    = (-1, 0, -1, 0, -1)
   /// Insertion ticket → the insertion's first piece (see ``PieceTable``).
   @exclusivity(unchecked) var pieceTable = PieceTable<PackedTicket>()
   /// Pieces of local insertions not entered in `pieceTable` yet (see ``enterPendingFirstPieces()``).
@@ -390,15 +392,22 @@ package final class CRDTText: CRDTElement {
   package func position(at textIndex: Int) -> TextPosition? {
     guard textIndex >= 0, textIndex <= length else { return nil }
     if textIndex == 0 { return TextPosition(id: id(of: CRDTText.head), relativeOffset: 0) }
-    if lastInsertion.version == index.version {
-      let handle = lastInsertion.handle
-      let offset = textIndex - lastInsertion.start
-      if offset > 0 && offset <= Int(arena[Int(handle)].length) {
-        return TextPosition(id: id(of: handle), relativeOffset: Int32(offset), hint: handle)
-      }
+    if nearEdit.version == index.version {
+      // A boundary belongs to the piece on its left: offsets 1...length of a live piece.
+      if let position = position(at: textIndex, inPiece: nearEdit.first, startingAt: nearEdit.firstStart) { return position }
+      if let position = position(at: textIndex, inPiece: nearEdit.second, startingAt: nearEdit.secondStart) { return position }
     }
     guard let found = index.find(textIndex, inclusiveEnd: true) else { return nil }
     return TextPosition(id: id(of: found.handle), relativeOffset: Int32(found.offset), hint: found.handle)
+  }
+
+  /// The position of visible `textIndex` when it falls in the live piece `handle` (which starts
+  /// at visible `start`), by the rule of ``position(at:)``.
+  @inline(__always) private func position(at textIndex: Int, inPiece handle: Int32, startingAt start: Int) -> TextPosition? {
+    guard handle > 0 else { return nil }
+    let offset = textIndex - start
+    guard offset > 0 && offset <= Int(arena[Int(handle)].length) else { return nil }
+    return TextPosition(id: id(of: handle), relativeOffset: Int32(offset), hint: handle)
   }
 
   /// The visible index of `position`. A position on a piece boundary resolves to the end of the
@@ -508,8 +517,25 @@ package final class CRDTText: CRDTElement {
       let end = known ? toIndex : visibleIndex(before: toRight)
       var remaining = end - start
       let packedEditedAt = pack(editedAt)
-      while remaining > 0, let found = index.find(start), found.offset == 0 {
-        let handle = found.handle
+      // The next live piece is usually a step or two along the chain from the boundary (a
+      // backspace removes the piece right after it); past a few tombstones, ask the index.
+      var candidate = fromRight
+      while remaining > 0 {
+        var handle: Int32 = -1
+        var steps = 0
+        while candidate >= 0 && steps < 8 {
+          if !arena[Int(candidate)].isRemoved {
+            handle = candidate
+            break
+          }
+          candidate = arena[Int(candidate)].next
+          steps += 1
+        }
+        if handle < 0 {
+          guard let found = index.find(start), found.offset == 0 else { break }
+          handle = found.handle
+        }
+        candidate = arena[Int(handle)].next
         remaining -= Int(arena[Int(handle)].length)
         journal.append(.textRestoreRemoved(Journal.Borrowed(self), handle, nil))
         arena[Int(handle)].removal = storeRemoval(packedEditedAt)
@@ -546,10 +572,16 @@ package final class CRDTText: CRDTElement {
       let packed = pack(editedAt)
       let node = Piece(createdAt: packed, offset: 0, start: start, length: Int32(unitCount), attributes: attributeSet)
       let newHandle = link(node, after: fromLeft)
-      if knownRange != nil { lastInsertion = (newHandle, fromIndex, index.version) }
       setFirstPieceOfNewInsertion(newHandle)
       journal.append(.textUnlinkInserted(Journal.Borrowed(self), newHandle))
       inserted = newHandle
+    }
+    if knownRange != nil {
+      // A local edit's start was made from a visible index, so the piece left of it is live
+      // (or the head) and ends there.
+      let left = fromLeft == CRDTText.head ? Int32(-1) : fromLeft
+      let leftStart = left < 0 ? 0 : fromIndex - Int(arena[Int(left)].length)
+      nearEdit = (inserted ?? left, inserted == nil ? leftStart : fromIndex, inserted == nil ? -1 : left, leftStart, index.version)
     }
     return EditResult(fromIndex: fromIndex, toIndex: toIndex, removed: removed, inserted: inserted)
   }
