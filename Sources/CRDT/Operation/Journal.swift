@@ -28,7 +28,9 @@ package final class Journal {
     case restoreDedupRegister(Borrowed<CRDTCounter>, index: Int, register: UInt8, value: CounterValue)
     case textUndoSplit(Borrowed<CRDTText>, Int32, Int32)
     case textRestoreRemoved(Borrowed<CRDTText>, Int32, TimeTicket?)
-    case textUnlinkInserted(Borrowed<CRDTText>, Int32)
+    /// Unlinks the pieces `first...last` of a text, inserted in that order with nothing else
+    /// recorded in between (typing: one record per run of insertions).
+    case textUnlinkInserted(Borrowed<CRDTText>, first: Int32, last: Int32)
     case textRestoreAttributes(Borrowed<CRDTText>, Int32, TextAttributes?)
     /// Undoes the recreation of a purged piece by a restore: unlinks it from the text and from
     /// its insertion's chain.
@@ -93,6 +95,17 @@ package final class Journal {
     case .arrayPosition(let id): append(.unregisterPositionGCPair(Borrowed(parent), id))
     case .textAttribute: append(.unregisterGCPair(key))
     }
+  }
+
+  /// Records how to unlink the piece `handle` just inserted into `text`: the last record grows
+  /// when it unlinks the piece made right before.
+  @inline(__always) package func appendUnlinkInserted(_ text: CRDTText, _ handle: Int32) {
+    if let last = records.last, case .textUnlinkInserted(let held, let first, let end) = last,
+      held.object === text, end &+ 1 == handle {
+      records[records.count - 1] = .textUnlinkInserted(held, first: first, last: handle)
+      return
+    }
+    append(.textUnlinkInserted(Borrowed(text), first: handle, last: handle))
   }
 
   /// Records `counter`'s value unless this transaction already recorded it last.
@@ -166,8 +179,12 @@ package final class Journal {
         text.object.undoSplit(left, right)
       case .textRestoreRemoved(let text, let handle, let removedAt):
         text.object.restoreRemoved(handle, removedAt)
-      case .textUnlinkInserted(let text, let handle):
-        text.object.undoInsert(handle)
+      case .textUnlinkInserted(let text, let first, let last):
+        var handle = last
+        while handle >= first {
+          text.object.undoInsert(handle)
+          handle -= 1
+        }
       case .textRestoreAttributes(let text, let handle, let attributes):
         text.object.restoreAttributes(handle, attributes)
       case .textPurgeRecreated(let text, let handle):

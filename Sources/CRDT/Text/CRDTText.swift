@@ -573,7 +573,7 @@ package final class CRDTText: CRDTElement {
       let node = Piece(createdAt: packed, offset: 0, start: start, length: Int32(unitCount), attributes: attributeSet)
       let newHandle = link(node, after: fromLeft)
       setFirstPieceOfNewInsertion(newHandle)
-      journal.append(.textUnlinkInserted(Journal.Borrowed(self), newHandle))
+      journal.appendUnlinkInserted(self, newHandle)
       inserted = newHandle
     }
     if knownRange != nil {
