@@ -196,9 +196,9 @@ extension PBOperation {
       let operand = ElementSnapshot.primitive(value, .init(createdAt: executedAt))
       self = .increase(Increase(parentCreatedAt: PBTimeTicket(parent), value: PBJSONElementSimple(operand),
                                 executedAt: PBTimeTicket(executedAt)))
-    case let .edit(parent, from, to, content, attributes, executedAt):
-      self = .edit(Edit(parentCreatedAt: PBTimeTicket(parent), from: PBTextNodePos(from), to: PBTextNodePos(to),
-                        content: content, executedAt: PBTimeTicket(executedAt), attributes: attributes ?? [:]))
+    case .edit(let edit):
+      self = .edit(Edit(parentCreatedAt: PBTimeTicket(edit.parentCreatedAt), from: PBTextNodePos(edit.from), to: PBTextNodePos(edit.to),
+                        content: edit.content, executedAt: PBTimeTicket(edit.executedAt), attributes: edit.attributes ?? [:]))
     case let .style(parent, from, to, attributes, attributesToRemove, executedAt):
       self = .style(Style(parentCreatedAt: PBTimeTicket(parent), from: PBTextNodePos(from), to: PBTextNodePos(to),
                           attributes: attributes, executedAt: PBTimeTicket(executedAt), attributesToRemove: attributesToRemove))

@@ -77,8 +77,9 @@ extension Operation {
       return .arraySet(parentCreatedAt: t(parent), createdAt: t(createdAt), value: value.snapshot.replacingActor(old, with: new), executedAt: t(at))
     case .increase(let parent, let value, let at):
       return .increase(parentCreatedAt: t(parent), value: value, executedAt: t(at))
-    case .edit(let parent, let from, let to, let content, let attributes, let at):
-      return .edit(parentCreatedAt: t(parent), from: p(from), to: p(to), content: content, attributes: attributes, executedAt: t(at))
+    case .edit(let edit):
+      return .edit(parentCreatedAt: t(edit.parentCreatedAt), from: p(edit.from), to: p(edit.to), content: edit.content,
+                   attributes: edit.attributes, executedAt: t(edit.executedAt))
     case .style(let parent, let from, let to, let attributes, let removing, let at):
       return .style(parentCreatedAt: t(parent), from: p(from), to: p(to), attributes: attributes, attributesToRemove: removing, executedAt: t(at))
     case .restoreEdit(let parent, let from, let to, let restoring, let mode, let removing, let at):

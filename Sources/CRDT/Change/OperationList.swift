@@ -1,20 +1,29 @@
 /// The operations of a change, in order.
 ///
-/// An array, except that past ``chunkSize`` operations it grows by whole chunks instead of
-/// doubling one buffer. A large update (ten thousand Sets) would otherwise end in a buffer of
-/// almost a megabyte, big enough for the allocator to map fresh pages for it on every update
-/// and copy everything into it at each doubling; chunks of a few tens of kilobytes come from
-/// the heap and are reused. A change of a few operations is one array, as before.
+/// Stored for the two shapes large changes have:
+/// - Text edits are kept as their ``TextEdit`` references, a word each, instead of a full
+///   ``Operation`` slot (88 bytes, sized for the inline Set and Add): typing a whole session
+///   in one update stores a third less per edit.
+/// - The other operations grow by chunks of ``chunkSize`` instead of doubling one buffer. Ten
+///   thousand Sets would otherwise end in a buffer of almost a megabyte, copied at every
+///   doubling and big enough for the allocator to map fresh pages for it on every update.
+///
+/// A change holding only one kind needs no more than its store; a mixed change also keeps, per
+/// operation, which store holds it.
 package struct OperationList: RandomAccessCollection, Sendable, Equatable, ExpressibleByArrayLiteral {
   /// Operations per chunk (a power of two).
   package static var chunkSize: Int { 1 << chunkShift }
   private static var chunkShift: Int { 9 }
   private static var chunkMask: Int { chunkSize - 1 }
 
-  /// The full chunks.
+  /// Operations other than text edits: full chunks, then the one being filled.
   private var full: [[Operation]] = []
-  /// The chunk being filled: all there is for most changes.
   private var current: [Operation] = []
+  /// Text edits, in order.
+  private var edits = Chunked<TextEdit>()
+  /// For a change holding both kinds: per operation, `index << 1 | 1` for the text edit at
+  /// `index`, `index << 1` for another operation. Empty while the change holds one kind only.
+  private var order: [UInt32] = []
 
   /// An empty list.
   package init() {}
@@ -28,21 +37,48 @@ package struct OperationList: RandomAccessCollection, Sendable, Equatable, Expre
     self.init(elements)
   }
 
+  private var inlineCount: Int { full.count << OperationList.chunkShift + current.count }
+
   package var startIndex: Int { 0 }
-  package var endIndex: Int { full.count << OperationList.chunkShift + current.count }
+  package var endIndex: Int { inlineCount + edits.count }
 
   package subscript(position: Int) -> Operation {
     @inline(__always) get {
-      let chunk = position >> OperationList.chunkShift
-      if chunk < full.count { return full[chunk][position & OperationList.chunkMask] }
-      return current[position & OperationList.chunkMask]
+      if order.isEmpty {
+        return edits.count == 0 ? inline(position) : .edit(edits[position])
+      }
+      let entry = Int(order[position])
+      return entry & 1 == 1 ? .edit(edits[entry >> 1]) : inline(entry >> 1)
     }
+  }
+
+  @inline(__always) private func inline(_ index: Int) -> Operation {
+    let chunk = index >> OperationList.chunkShift
+    if chunk < full.count { return full[chunk][index & OperationList.chunkMask] }
+    return current[index & OperationList.chunkMask]
   }
 
   /// Appends an operation.
   @inline(__always) package mutating func append(_ operation: consuming Operation) {
-    if current.count == OperationList.chunkSize { startChunk() }
-    current.append(operation)
+    if case .edit(let edit) = operation {
+      if order.isEmpty && inlineCount > 0 { startOrder() }
+      if !order.isEmpty { order.append(UInt32(edits.count) << 1 | 1) }
+      edits.append(edit)
+    } else {
+      if order.isEmpty && edits.count > 0 { startOrder() }
+      if !order.isEmpty { order.append(UInt32(inlineCount) << 1) }
+      if current.count == OperationList.chunkSize { startChunk() }
+      current.append(operation)
+    }
+  }
+
+  /// The first operation of the second kind arrived: every operation so far is of the other.
+  private mutating func startOrder() {
+    let inline = inlineCount
+    precondition(inline + edits.count < 1 << 31, "a change holds at most 2^31 operations")
+    order.reserveCapacity(inline + edits.count + 1)
+    for index in 0..<inline { order.append(UInt32(index) << 1) }
+    for index in 0..<edits.count { order.append(UInt32(index) << 1 | 1) }
   }
 
   private mutating func startChunk() {
@@ -53,5 +89,31 @@ package struct OperationList: RandomAccessCollection, Sendable, Equatable, Expre
 
   package static func == (lhs: OperationList, rhs: OperationList) -> Bool {
     lhs.count == rhs.count && lhs.elementsEqual(rhs)
+  }
+}
+
+/// An append-only list that grows by fixed chunks (never copying what it holds).
+private struct Chunked<Element>: Sendable where Element: Sendable {
+  private static var shift: Int { 12 }
+  private var full: [[Element]] = []
+  private var current: [Element] = []
+
+  var count: Int { full.count << Chunked.shift + current.count }
+
+  subscript(index: Int) -> Element {
+    @inline(__always) get {
+      let chunk = index >> Chunked.shift
+      if chunk < full.count { return full[chunk][index & (1 << Chunked.shift - 1)] }
+      return current[index & (1 << Chunked.shift - 1)]
+    }
+  }
+
+  @inline(__always) mutating func append(_ element: Element) {
+    if current.count == 1 << Chunked.shift {
+      full.append(current)
+      current = []
+      current.reserveCapacity(1 << Chunked.shift)
+    }
+    current.append(element)
   }
 }

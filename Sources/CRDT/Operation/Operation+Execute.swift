@@ -171,9 +171,10 @@ extension Operation {
       guard wantsInfo, let path = root.path(of: array.createdAt) else { return [] }
       return [OperationInfo(type: "array-set", path: path)]
 
-    case .edit(_, let from, let to, let content, let attributes, let executedAt):
+    case .edit(let edit):
       guard let text = parent as? CRDTText else { throw mismatch(parent, expected: "a text") }
-      return try Operation.applyEdit(text, from: from, to: to, content: content, attributes: attributes, executedAt: executedAt,
+      return try Operation.applyEdit(text, from: edit.from, to: edit.to, content: edit.content, attributes: edit.attributes,
+                                     executedAt: edit.executedAt,
                                      versionVector: versionVector.flatMap { $0.isEmpty ? nil : $0 }, knownRange: nil,
                                      root: root, journal: journal, wantsInfo: wantsInfo)
 

@@ -12,9 +12,8 @@ package enum Operation: Sendable, Equatable {
   case arraySet(parentCreatedAt: TimeTicket, createdAt: TimeTicket, value: OperationValue, executedAt: TimeTicket)
   /// Add to a counter. `value` is an Integer or Long primitive.
   case increase(parentCreatedAt: TimeTicket, value: PrimitiveValue, executedAt: TimeTicket)
-  /// Replace a range of a text with `content` (attributes JSON-encoded, as on the wire).
-  indirect case edit(parentCreatedAt: TimeTicket, from: TextPosition, to: TextPosition, content: String,
-                     attributes: [String: String]?, executedAt: TimeTicket)
+  /// Replace a range of a text with `content` (see ``TextEdit``).
+  case edit(TextEdit)
   /// Set and remove attributes on a range of a text.
   indirect case style(parentCreatedAt: TimeTicket, from: TextPosition, to: TextPosition, attributes: [String: String],
                       attributesToRemove: [String], executedAt: TimeTicket)
@@ -48,14 +47,22 @@ package enum Operation: Sendable, Equatable {
     .arraySet(parentCreatedAt: parentCreatedAt, createdAt: createdAt, value: OperationValue(value), executedAt: executedAt)
   }
 
+  /// Replace a range of a text with `content` (attributes JSON-encoded, as on the wire).
+  package static func edit(parentCreatedAt: TimeTicket, from: TextPosition, to: TextPosition, content: String,
+                           attributes: [String: String]?, executedAt: TimeTicket) -> Operation {
+    .edit(TextEdit(parentCreatedAt: parentCreatedAt, from: from, to: to, content: content, attributes: attributes, executedAt: executedAt))
+  }
+
   /// The container (or counter) the operation targets.
   package var parentCreatedAt: TimeTicket {
     switch self {
     case .set(let parent, _, _, _), .add(let parent, _, _, _), .move(let parent, _, _, _),
       .remove(let parent, _, _), .arraySet(let parent, _, _, _), .increase(let parent, _, _),
-      .edit(let parent, _, _, _, _, _), .style(let parent, _, _, _, _, _),
+      .style(let parent, _, _, _, _, _),
       .restoreEdit(let parent, _, _, _, _, _, _), .dedupIncrease(let parent, _, _, _):
       return parent
+    case .edit(let edit):
+      return edit.parentCreatedAt
     }
   }
 
@@ -64,10 +71,43 @@ package enum Operation: Sendable, Equatable {
     switch self {
     case .set(_, _, _, let at), .add(_, _, _, let at), .move(_, _, _, let at),
       .remove(_, _, let at), .arraySet(_, _, _, let at), .increase(_, _, let at),
-      .edit(_, _, _, _, _, let at), .style(_, _, _, _, _, let at),
+      .style(_, _, _, _, _, let at),
       .restoreEdit(_, _, _, _, _, _, let at), .dedupIncrease(_, _, _, let at):
       return at
+    case .edit(let edit):
+      return edit.executedAt
     }
+  }
+}
+
+/// A text Edit: replace `from..<to` with `content`.
+///
+/// An immutable object, so that the operation holds one reference: a change of many edits (a
+/// whole editing session in one update) stores a word per edit in its ``OperationList``
+/// instead of a full ``Operation`` slot plus a box.
+package final class TextEdit: Sendable, Equatable {
+  /// The text.
+  package let parentCreatedAt: TimeTicket
+  package let from: TextPosition
+  package let to: TextPosition
+  package let content: String
+  /// JSON-encoded values, as on the wire; nil when the edit sets none.
+  package let attributes: [String: String]?
+  package let executedAt: TimeTicket
+
+  package init(parentCreatedAt: TimeTicket, from: TextPosition, to: TextPosition, content: String,
+               attributes: [String: String]?, executedAt: TimeTicket) {
+    self.parentCreatedAt = parentCreatedAt
+    self.from = from
+    self.to = to
+    self.content = content
+    self.attributes = attributes
+    self.executedAt = executedAt
+  }
+
+  package static func == (lhs: TextEdit, rhs: TextEdit) -> Bool {
+    lhs === rhs || (lhs.parentCreatedAt == rhs.parentCreatedAt && lhs.from == rhs.from && lhs.to == rhs.to
+      && lhs.content == rhs.content && lhs.attributes == rhs.attributes && lhs.executedAt == rhs.executedAt)
   }
 }
 

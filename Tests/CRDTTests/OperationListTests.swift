@@ -1,0 +1,57 @@
+import Testing
+import CRDT
+
+/// `OperationList` keeps text edits and other operations in separate stores; reading it back
+/// must give every operation in append order, whatever the mix and across chunk boundaries.
+@Suite("OperationList")
+struct OperationListTests {
+  private static func ticket(_ n: Int) -> TimeTicket {
+    TimeTicket(lamport: Int64(n), delimiter: UInt32(n % 7), actorID: .max)
+  }
+
+  private static func operation(_ n: Int, edit: Bool) -> CRDT.Operation {
+    let at = ticket(n)
+    if edit {
+      let position = TextPosition(id: TextNodeID(createdAt: ticket(n / 2), offset: Int32(n % 3)), relativeOffset: 1)
+      return .edit(parentCreatedAt: .initial, from: position, to: position, content: "c\(n)", attributes: nil, executedAt: at)
+    }
+    return n % 2 == 0
+      ? .increase(parentCreatedAt: .initial, value: .integer(Int32(n)), executedAt: at)
+      : .remove(parentCreatedAt: .initial, createdAt: ticket(n - 1), executedAt: at)
+  }
+
+  @Test("appending any mix of text edits and other operations reads back in order", arguments: SeededRandom.seeds(4, base: 700))
+  func mixedOrder(seed: UInt64) {
+    var random = SeededRandom(seed: seed)
+    // Runs of one kind, long enough to cross the chunk sizes of both stores.
+    var list = OperationList()
+    var model: [CRDT.Operation] = []
+    var n = 0
+    for _ in 0..<12 {
+      let edit = Bool.random(using: &random)
+      let run = [1, 3, 600, 5_000].randomElement(using: &random)!
+      for _ in 0..<run {
+        let op = Self.operation(n, edit: edit)
+        list.append(op)
+        model.append(op)
+        n += 1
+      }
+      #expect(list.count == model.count)
+    }
+    var mismatches = 0
+    for index in model.indices where list[index] != model[index] { mismatches += 1 }
+    #expect(mismatches == 0, "seed \(seed)")
+    #expect(list == OperationList(model))
+    #expect(Array(list) == model)
+  }
+
+  @Test("a list of one kind compares equal to the same operations built another way")
+  func singleKinds() {
+    let edits = (0..<5_000).map { Self.operation($0, edit: true) }
+    let others = (0..<1_100).map { Self.operation($0, edit: false) }
+    #expect(Array(OperationList(edits)) == edits)
+    #expect(Array(OperationList(others)) == others)
+    #expect(OperationList(edits) != OperationList(others))
+    #expect(OperationList().isEmpty)
+  }
+}
