@@ -54,4 +54,19 @@ struct OperationListTests {
     #expect(OperationList(edits) != OperationList(others))
     #expect(OperationList().isEmpty)
   }
+
+  @Test("appending to a copy leaves the original as it was (copy on write)")
+  func copyOnWrite() {
+    var original = OperationList()
+    for n in 0..<700 { original.append(Self.operation(n, edit: n % 3 == 0)) }
+    let snapshot = Array(original)
+    var copy = original
+    for n in 700..<1_500 { copy.append(Self.operation(n, edit: n % 2 == 0)) }
+    #expect(Array(original) == snapshot)
+    #expect(copy.count == 1_500)
+    #expect(Array(copy.prefix(700)) == snapshot)
+    original.append(Self.operation(9_999, edit: false))
+    #expect(original.count == 701)
+    #expect(copy.count == 1_500)
+  }
 }

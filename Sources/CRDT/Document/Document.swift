@@ -70,14 +70,14 @@ public actor Document {
     }
     context.isActive = false
     journal.commit()
-    guard !context.operations.isEmpty || presence.change != nil else { return }
+    guard context.operationCount > 0 || presence.change != nil else { return }
 
     let change: Change
-    if context.operations.isEmpty {
+    if context.operationCount == 0 {
       change = Change(id: changeID.nextPresenceOnly(), operations: [], message: message, presenceChange: presence.change)
       changeID.clientSeq += 1
     } else {
-      change = Change(id: context.nextID, operations: context.operations, message: message, presenceChange: presence.change)
+      change = Change(id: context.nextID, operations: context.takeOperations(), message: message, presenceChange: presence.change)
       changeID = context.nextID
     }
     localChanges.append(change)

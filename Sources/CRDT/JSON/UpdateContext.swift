@@ -7,7 +7,12 @@ package final class UpdateContext {
   package let nextID: ChangeID
   package let wantsInfo: Bool
   @exclusivity(unchecked) package private(set) var delimiter: UInt32 = 0
-  @exclusivity(unchecked) package private(set) var operations = OperationList()
+  /// The first operation, and the count: a keystroke's update records one operation, which
+  /// then needs no store at all.
+  @exclusivity(unchecked) private var firstOperation: Operation = .increase(parentCreatedAt: .initial, value: .null, executedAt: .initial)
+  @exclusivity(unchecked) package private(set) var operationCount = 0
+  /// Every operation (the first included) once there are two or more.
+  @exclusivity(unchecked) private var operations = OperationList.Builder()
   @exclusivity(unchecked) package private(set) var infos: [OperationInfo] = []
   /// False once the update has returned: proxies refuse to work after that.
   @exclusivity(unchecked) package var isActive = true
@@ -32,7 +37,7 @@ package final class UpdateContext {
     assert(target.createdAt == operation.parentCreatedAt, "a local operation targets the element its proxy holds")
     let result = try operation.execute(on: root, journal: journal, wantsInfo: wantsInfo, target: target, adopting: true)
     if wantsInfo { infos.append(contentsOf: result) }
-    operations.append(operation)
+    record(operation)
   }
 
   /// Sets a fresh primitive under `key` in `object` and records the Set: what ``push(_:target:)``
@@ -40,7 +45,7 @@ package final class UpdateContext {
   @inline(__always) package func pushSet(_ object: CRDTObject, _ key: String, _ element: CRDTPrimitive) {
     let result = Operation.applySet(object, key, element, executedAt: element.createdAt, root: root, journal: journal, wantsInfo: wantsInfo)
     if wantsInfo { infos.append(contentsOf: result) }
-    operations.append(.set(parentCreatedAt: object.createdAt, key: key, value: OperationValue(adopting: element), executedAt: element.createdAt))
+    record(.set(parentCreatedAt: object.createdAt, key: key, value: OperationValue(adopting: element), executedAt: element.createdAt))
   }
 
   /// Inserts a fresh primitive into `array` after the position `anchor` (which exists) and
@@ -50,14 +55,14 @@ package final class UpdateContext {
     let result = Operation.applyAdd(array, element, after: anchor, executedAt: element.createdAt, anchorHint: anchorHint,
                                     root: root, journal: journal, wantsInfo: wantsInfo)
     if wantsInfo { infos.append(contentsOf: result) }
-    operations.append(.add(parentCreatedAt: array.createdAt, previousCreatedAt: anchor, value: OperationValue(adopting: element), executedAt: element.createdAt))
+    record(.add(parentCreatedAt: array.createdAt, previousCreatedAt: anchor, value: OperationValue(adopting: element), executedAt: element.createdAt))
   }
 
   /// Adds to a plain counter and records the Increase, as ``pushSet(_:_:_:)`` does for a Set.
   @inline(__always) package func pushIncrease(_ counter: CRDTCounter, by delta: Int64, operand: PrimitiveValue) {
     let result = Operation.applyIncrease(counter, by: delta, operand: operand, root: root, journal: journal, wantsInfo: wantsInfo)
     if wantsInfo { infos.append(contentsOf: result) }
-    operations.append(.increase(parentCreatedAt: counter.createdAt, value: operand, executedAt: issueTicket()))
+    record(.increase(parentCreatedAt: counter.createdAt, value: operand, executedAt: issueTicket()))
   }
 
   /// Replaces the visible range `range` of `text` (named by `from` and `to`) with `content`
@@ -68,7 +73,7 @@ package final class UpdateContext {
     let result = try Operation.applyEdit(text, from: from, to: to, content: content, attributes: attributes, executedAt: ticket,
                                          versionVector: nil, knownRange: range, root: root, journal: journal, wantsInfo: wantsInfo)
     if wantsInfo { infos.append(contentsOf: result) }
-    operations.append(.edit(parentCreatedAt: text.createdAt, from: from, to: to, content: content, attributes: attributes, executedAt: ticket))
+    record(.edit(parentCreatedAt: text.createdAt, from: from, to: to, content: content, attributes: attributes, executedAt: ticket))
   }
 
   /// A fresh primitive for `value`, with the next ticket; nil for a container (which needs a
@@ -89,6 +94,26 @@ package final class UpdateContext {
     case .array, .object: return nil
     }
     return CRDTPrimitive(primitive, createdAt: issueTicket())
+  }
+
+  /// Records an executed operation.
+  @inline(__always) private func record(_ operation: consuming Operation) {
+    if operationCount == 0 {
+      firstOperation = operation
+    } else {
+      if operationCount == 1 { operations.append(firstOperation) }
+      operations.append(operation)
+    }
+    operationCount += 1
+  }
+
+  /// The operations recorded, moved out of the context (which is left with none).
+  package func takeOperations() -> OperationList {
+    defer { operationCount = 0 }
+    if operationCount == 1 { return OperationList(single: firstOperation) }
+    var taken = OperationList.Builder()
+    swap(&taken, &operations)
+    return OperationList(taken)
   }
 
   /// Throws unless the update that created a proxy is still running.
