@@ -523,22 +523,28 @@ package struct SequenceIndex: Sendable {
     }
   }
 
+  /// Writes an entry into the leaf slot `slot` after moving the entries of `slot..<end` one
+  /// slot right (the slot `end` must be free).
+  @inline(__always) private mutating func place(_ handle: Int32, _ weight: Int32, at slot: Int, shifting end: Int) {
+    leafHandles.withUnsafeMutableBufferPointer { handles in
+      leafWeights.withUnsafeMutableBufferPointer { weights in
+        var i = end
+        while i > slot {
+          handles[i] = handles[i - 1]
+          weights[i] = weights[i - 1]
+          i -= 1
+        }
+        handles[slot] = handle
+        weights[slot] = weight
+      }
+    }
+  }
+
   private mutating func insertIntoLeaf(_ leaf: Int32, at position: Int, handle: Int32, weight: Int32) {
     let n = Int(leafCount[Int(leaf)])
     let base = Int(leaf) * capacity
     if n < capacity {
-      leafHandles.withUnsafeMutableBufferPointer { handles in
-        leafWeights.withUnsafeMutableBufferPointer { weights in
-          var i = n
-          while i > position {
-            handles[base + i] = handles[base + i - 1]
-            weights[base + i] = weights[base + i - 1]
-            i -= 1
-          }
-          handles[base + position] = handle
-          weights[base + position] = weight
-        }
-      }
+      place(handle, weight, at: base + position, shifting: base + n)
       leafCount[Int(leaf)] = Int32(n + 1)
       leafOf[Int(handle)] = leaf
       propagate(delta: Int(weight), fromLeaf: leaf)
@@ -645,14 +651,7 @@ package struct SequenceIndex: Sendable {
           movedWeight += Int(w)
         }
         if position < kept {
-          var j = kept - 1
-          while j > position {
-            leafHandles[base + j] = leafHandles[base + j - 1]
-            leafWeights[base + j] = leafWeights[base + j - 1]
-            j -= 1
-          }
-          leafHandles[base + position] = handle
-          leafWeights[base + position] = weight
+          place(handle, weight, at: base + position, shifting: base + kept - 1)
           leafOf[Int(handle)] = leaf
         }
         leafCount[Int(right)] = Int32(rn + moved)
