@@ -80,10 +80,12 @@ public actor Document {
       change = Change(id: context.nextID, operations: context.takeOperations(), message: message, presenceChange: presence.change)
       changeID = context.nextID
     }
-    localChanges.append(change)
+    let hasOperations = !change.operations.isEmpty
+    let (author, clientSeq) = (change.id.actorID, change.id.clientSeq)
+    localChanges.append(consume change)
     var events: [DocEvent] = []
-    if !change.operations.isEmpty {
-      events.append(.localChange(ChangeEvent(actorID: change.id.actorID, message: message, operations: context.infos, clientSeq: change.id.clientSeq)))
+    if hasOperations {
+      events.append(.localChange(ChangeEvent(actorID: author, message: message, operations: context.infos, clientSeq: clientSeq)))
     }
     if let presenceChange = presence.change, case .put(let data) = presenceChange {
       presenceMap[changeID.actorID] = data

@@ -110,7 +110,11 @@ package final class UpdateContext {
   /// The operations recorded, moved out of the context (which is left with none).
   package func takeOperations() -> OperationList {
     defer { operationCount = 0 }
-    if operationCount == 1 { return OperationList(single: firstOperation) }
+    if operationCount == 1 {
+      var taken = Operation.increase(parentCreatedAt: .initial, value: .null, executedAt: .initial)
+      swap(&taken, &firstOperation)
+      return OperationList(single: taken)
+    }
     var taken = OperationList.Builder()
     swap(&taken, &operations)
     return OperationList(taken)
