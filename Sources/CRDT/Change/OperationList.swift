@@ -99,6 +99,9 @@ package struct OperationList: RandomAccessCollection, Sendable, Equatable, Expre
     /// For a builder holding both kinds: per operation, `index << 1 | 1` for the text edit at
     /// `index`, `index << 1` for another operation. Empty while it holds one kind only.
     private var order: [UInt32] = []
+    /// Which kinds the builder holds (a one-kind builder appends without touching `order`).
+    private var holdsEdits = false
+    private var holdsOthers = false
 
     /// An empty builder.
     package init() {}
@@ -134,15 +137,31 @@ package struct OperationList: RandomAccessCollection, Sendable, Equatable, Expre
     /// Appends an operation.
     @inline(__always) package mutating func append(_ operation: consuming Operation) {
       if case .edit(let edit) = operation {
-        if order.isEmpty && inlineCount > 0 { startOrder() }
-        if !order.isEmpty { order.append(UInt32(edits.count) << 1 | 1) }
-        edits.append(edit)
+        append(edit: edit)
       } else {
-        if order.isEmpty && edits.count > 0 { startOrder() }
-        if !order.isEmpty { order.append(UInt32(inlineCount) << 1) }
-        if current.count == Builder.chunkSize { startChunk() }
-        current.append(operation)
+        append(other: operation)
       }
+    }
+
+    /// Appends a text edit (what ``append(_:)`` does when the caller knows the kind).
+    @inline(__always) package mutating func append(edit: TextEdit) {
+      if holdsOthers {
+        if order.isEmpty { startOrder() }
+        order.append(UInt32(edits.count) << 1 | 1)
+      }
+      holdsEdits = true
+      edits.append(edit)
+    }
+
+    /// Appends an operation that is not a text edit.
+    @inline(__always) package mutating func append(other operation: consuming Operation) {
+      holdsOthers = true
+      if holdsEdits {
+        if order.isEmpty { startOrder() }
+        order.append(UInt32(inlineCount) << 1)
+      }
+      if current.count == Builder.chunkSize { startChunk() }
+      current.append(operation)
     }
 
     /// The first operation of the second kind arrived: every operation so far is of the other.
