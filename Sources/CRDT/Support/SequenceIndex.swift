@@ -29,41 +29,44 @@
 /// instead of descending from the root. Weight changes and insertions inside that leaf keep it
 /// (they move nothing before it); any other change forgets it.
 package struct SequenceIndex: Sendable {
+  // Stored properties and node helpers are internal, not private: bulk loading and the
+  // invariant checks live in their own files (SequenceIndex+BulkLoad, +Invariants).
+
   /// Slots per leaf and per inner node.
   package let capacity: Int
 
-  private var leafHandles: [Int32] = []
-  private var leafWeights: [Int32] = []
-  private var leafCount: [Int32] = []
-  private var leafParent: [Int32] = []
+  var leafHandles: [Int32] = []
+  var leafWeights: [Int32] = []
+  var leafCount: [Int32] = []
+  var leafParent: [Int32] = []
   /// The slot of each leaf in its parent (so that walking up never scans a parent for it).
-  private var leafSlot: [Int32] = []
-  private var freeLeaves: [Int32] = []
+  var leafSlot: [Int32] = []
+  var freeLeaves: [Int32] = []
 
-  private var innerChildren: [Int32] = []
-  private var innerWeights: [Int] = []
-  private var innerCount: [Int32] = []
-  private var innerParent: [Int32] = []
+  var innerChildren: [Int32] = []
+  var innerWeights: [Int] = []
+  var innerCount: [Int32] = []
+  var innerParent: [Int32] = []
   /// The slot of each inner node in its parent.
-  private var innerSlot: [Int32] = []
-  private var freeInners: [Int32] = []
+  var innerSlot: [Int32] = []
+  var freeInners: [Int32] = []
 
   /// Number of inner levels above the leaves (0: the root is a leaf).
-  private var height = 0
-  private var root: Int32 = 0
-  private var leafOf: [Int32] = []
+  var height = 0
+  var root: Int32 = 0
+  var leafOf: [Int32] = []
 
   /// The leaf of the last lookup, or -1, and the total weight before it.
-  private var fingerLeaf: Int32 = -1
-  private var fingerStart = 0
+  var fingerLeaf: Int32 = -1
+  var fingerStart = 0
 
   /// The sum of all weights.
-  package private(set) var totalWeight = 0
+  package internal(set) var totalWeight = 0
   /// Counts the changes of the index (insertions, removals, weight changes): a position
   /// computed from it stays valid while this has not moved.
-  package private(set) var version = 0
+  package internal(set) var version = 0
   /// The number of handles in the index.
-  package private(set) var count = 0
+  package internal(set) var count = 0
 
   /// Creates an empty index whose nodes hold up to `capacity` entries (at least 3).
   package init(capacity: Int = 32) {
@@ -293,73 +296,6 @@ package struct SequenceIndex: Sendable {
     insertIntoLeaf(leaf, at: position, handle: handle, weight: Int32(weight))
   }
 
-  /// Fills an empty index with `handles` in order, in O(n): leaves and inner nodes are built
-  /// bottom-up, three quarters full so that later inserts rarely split at once. Loading a
-  /// snapshot uses it instead of n inserts.
-  package mutating func bulkLoad(_ handles: [Int32], weights: [Int32]) {
-    precondition(count == 0 && handles.count == weights.count, "bulkLoad needs an empty index and one weight per handle")
-    fingerLeaf = -1
-    version &+= 1
-    guard !handles.isEmpty else { return }
-    let fill = max(2, capacity * 3 / 4)
-    if let largest = handles.max(), Int(largest) >= leafOf.count {
-      leafOf.append(contentsOf: repeatElement(-1, count: Int(largest) - leafOf.count + 1))
-    }
-    var level: [Int32] = []
-    var totals: [Int] = []
-    var start = 0
-    while start < handles.count {
-      let leaf = level.isEmpty ? root : allocateLeaf()
-      let n = min(fill, handles.count - start)
-      let base = Int(leaf) * capacity
-      var total = 0
-      for j in 0..<n {
-        let handle = handles[start + j]
-        precondition(leafOf[Int(handle)] < 0, "handle \(handle) is already indexed")
-        leafHandles[base + j] = handle
-        leafWeights[base + j] = weights[start + j]
-        leafOf[Int(handle)] = leaf
-        total += Int(weights[start + j])
-      }
-      leafCount[Int(leaf)] = Int32(n)
-      level.append(leaf)
-      totals.append(total)
-      start += n
-    }
-    var childrenAreLeaves = true
-    while level.count > 1 {
-      var parents: [Int32] = []
-      var parentTotals: [Int] = []
-      var k = 0
-      while k < level.count {
-        let inner = allocateInner()
-        let n = min(fill, level.count - k)
-        let base = Int(inner) * capacity
-        var total = 0
-        for j in 0..<n {
-          let child = level[k + j]
-          innerChildren[base + j] = child
-          innerWeights[base + j] = totals[k + j]
-          if childrenAreLeaves { leafParent[Int(child)] = inner } else { innerParent[Int(child)] = inner }
-          total += totals[k + j]
-        }
-        innerCount[Int(inner)] = Int32(n)
-        renumber(inner, from: 0, childLevel: childrenAreLeaves ? 0 : 1)
-        parents.append(inner)
-        parentTotals.append(total)
-        k += n
-      }
-      level = parents
-      totals = parentTotals
-      childrenAreLeaves = false
-      height += 1
-    }
-    root = level[0]
-    if height == 0 { leafParent[Int(root)] = -1 } else { innerParent[Int(root)] = -1 }
-    count = handles.count
-    totalWeight = totals[0]
-  }
-
   /// Removes `handle` from the index.
   ///
   /// - Complexity: O(log n · capacity).
@@ -449,7 +385,7 @@ package struct SequenceIndex: Sendable {
   }
 
   /// Records the slots of the children of `inner` from `start` on, after they moved.
-  private mutating func renumber(_ inner: Int32, from start: Int, childLevel: Int) {
+  mutating func renumber(_ inner: Int32, from start: Int, childLevel: Int) {
     let base = Int(inner) * capacity
     let n = Int(innerCount[Int(inner)])
     guard start < n else { return }
@@ -459,7 +395,7 @@ package struct SequenceIndex: Sendable {
     }
   }
 
-  private mutating func allocateLeaf() -> Int32 {
+  mutating func allocateLeaf() -> Int32 {
     if let leaf = freeLeaves.popLast() {
       leafCount[Int(leaf)] = 0
       leafParent[Int(leaf)] = -1
@@ -480,7 +416,7 @@ package struct SequenceIndex: Sendable {
     return leaf
   }
 
-  private mutating func allocateInner() -> Int32 {
+  mutating func allocateInner() -> Int32 {
     if let inner = freeInners.popLast() {
       innerCount[Int(inner)] = 0
       innerParent[Int(inner)] = -1
@@ -766,59 +702,5 @@ package struct SequenceIndex: Sendable {
       height -= 1
       setParent(of: child, level: height, to: -1)
     }
-  }
-
-  // MARK: - Invariants
-
-  /// Verifies the invariants listed on the type; returns a description of the first violation.
-  package func checkInvariants() -> String? {
-    var seen = 0
-    var weightSum = 0
-    var fingerFound = fingerLeaf < 0
-    var weightBefore = 0
-    func visit(_ node: Int32, level: Int, parent: Int32) -> (Int, String?) {
-      if level == 0 {
-        if leafParent[Int(node)] != parent { return (0, "leaf \(node) has parent \(leafParent[Int(node)]), expected \(parent)") }
-        if node == fingerLeaf {
-          if weightBefore != fingerStart { return (0, "the finger says \(fingerStart) before leaf \(node), actual \(weightBefore)") }
-          fingerFound = true
-        }
-        let n = Int(leafCount[Int(node)])
-        if n > capacity || (n == 0 && node != root) { return (0, "leaf \(node) holds \(n) entries") }
-        var sum = 0
-        for i in 0..<n {
-          let h = leafHandles[Int(node) * capacity + i]
-          if leafOf[Int(h)] != node { return (0, "leafOf[\(h)] = \(leafOf[Int(h)]), expected \(node)") }
-          sum += Int(leafWeights[Int(node) * capacity + i])
-          seen += 1
-        }
-        weightBefore += sum
-        return (sum, nil)
-      }
-      if innerParent[Int(node)] != parent { return (0, "inner \(node) has parent \(innerParent[Int(node)]), expected \(parent)") }
-      let n = Int(innerCount[Int(node)])
-      if n < 1 || n > capacity { return (0, "inner \(node) holds \(n) children") }
-      var sum = 0
-      for i in 0..<n {
-        let child = innerChildren[Int(node) * capacity + i]
-        let recorded = level == 1 ? leafSlot[Int(child)] : innerSlot[Int(child)]
-        if recorded != Int32(i) { return (0, "\(level == 1 ? "leaf" : "inner") \(child) records slot \(recorded) in \(node), it is in \(i)") }
-        let (childSum, problem) = visit(child, level: level - 1, parent: node)
-        if let problem { return (0, problem) }
-        if childSum != innerWeights[Int(node) * capacity + i] {
-          return (0, "inner \(node) records weight \(innerWeights[Int(node) * capacity + i]) for child \(i), actual \(childSum)")
-        }
-        sum += childSum
-      }
-      return (sum, nil)
-    }
-    let (sum, problem) = visit(root, level: height, parent: -1)
-    if let problem { return problem }
-    weightSum = sum
-    if seen != count { return "index holds \(seen) handles, count says \(count)" }
-    if weightSum != totalWeight { return "weights add up to \(weightSum), totalWeight says \(totalWeight)" }
-    if leafOf.filter({ $0 >= 0 }).count != count { return "leafOf names more handles than the index holds" }
-    if !fingerFound { return "the finger names leaf \(fingerLeaf), which is not in the tree" }
-    return nil
   }
 }
