@@ -95,7 +95,7 @@ package struct OperationList: RandomAccessCollection, Sendable, Equatable, Expre
     private var full: [[Operation]] = []
     private var current: [Operation] = []
     /// Text edits, in order.
-    private var edits = Chunked<TextEdit>()
+    private var edits = PagedArray<TextEdit>()
     /// For a builder holding both kinds: per operation, `index << 1 | 1` for the text edit at
     /// `index`, `index << 1` for another operation. Empty while it holds one kind only.
     private var order: [UInt32] = []
@@ -190,31 +190,5 @@ private final class Storage: @unchecked Sendable {
 
   init(_ builder: consuming OperationList.Builder) {
     self.builder = builder
-  }
-}
-
-/// An append-only list that grows by fixed chunks (never copying what it holds).
-struct Chunked<Element>: Sendable where Element: Sendable {
-  private static var shift: Int { 12 }
-  private var full: [[Element]] = []
-  private var current: [Element] = []
-
-  var count: Int { full.count << Chunked.shift + current.count }
-
-  subscript(index: Int) -> Element {
-    @inline(__always) get {
-      let chunk = index >> Chunked.shift
-      if chunk < full.count { return full[chunk][index & (1 << Chunked.shift - 1)] }
-      return current[index & (1 << Chunked.shift - 1)]
-    }
-  }
-
-  @inline(__always) mutating func append(_ element: Element) {
-    if current.count == 1 << Chunked.shift {
-      full.append(current)
-      current = []
-      current.reserveCapacity(1 << Chunked.shift)
-    }
-    current.append(element)
   }
 }

@@ -415,7 +415,7 @@ public actor Document {
   /// Enters every text's pending insertion lookups in its table now (they are otherwise entered
   /// when first needed): benchmarks time this deferred work and report memory after it.
   package func enterPendingTextLookups() {
-    root.object.forEachDescendant { ($0 as? CRDTText)?.enterPendingFirstPieces() }
+    root.forEachContainer { ($0 as? CRDTText)?.enterPendingFirstPieces() }
   }
 
   /// Enters every array's recently linked positions in its lookup table now (they are

@@ -45,7 +45,7 @@ package final class UpdateContext {
   @inline(__always) package func pushSet(_ object: CRDTObject, _ key: String, _ element: CRDTPrimitive) {
     let result = Operation.applySet(object, key, element, executedAt: element.createdAt, root: root, journal: journal, wantsInfo: wantsInfo)
     if wantsInfo { infos.append(contentsOf: result) }
-    record(other: .set(parentCreatedAt: object.createdAt, key: key, value: OperationValue(adopting: element), executedAt: element.createdAt))
+    record(.set(parentCreatedAt: object.createdAt, key: key, value: OperationValue(adopting: element), executedAt: element.createdAt), knownOther: true)
   }
 
   /// Inserts a fresh primitive into `array` after the position `anchor` (which exists) and
@@ -55,14 +55,14 @@ package final class UpdateContext {
     let result = Operation.applyAdd(array, element, after: anchor, executedAt: element.createdAt, anchorHint: anchorHint,
                                     root: root, journal: journal, wantsInfo: wantsInfo)
     if wantsInfo { infos.append(contentsOf: result) }
-    record(other: .add(parentCreatedAt: array.createdAt, previousCreatedAt: anchor, value: OperationValue(adopting: element), executedAt: element.createdAt))
+    record(.add(parentCreatedAt: array.createdAt, previousCreatedAt: anchor, value: OperationValue(adopting: element), executedAt: element.createdAt), knownOther: true)
   }
 
   /// Adds to a plain counter and records the Increase, as ``pushSet(_:_:_:)`` does for a Set.
   @inline(__always) package func pushIncrease(_ counter: CRDTCounter, by delta: Int64, operand: PrimitiveValue) {
     let result = Operation.applyIncrease(counter, by: delta, operand: operand, root: root, journal: journal, wantsInfo: wantsInfo)
     if wantsInfo { infos.append(contentsOf: result) }
-    record(other: .increase(parentCreatedAt: counter.createdAt, value: operand, executedAt: issueTicket()))
+    record(.increase(parentCreatedAt: counter.createdAt, value: operand, executedAt: issueTicket()), knownOther: true)
   }
 
   /// Replaces the visible range `range` of `text` (named by `from` and `to`) with `content`
@@ -96,24 +96,14 @@ package final class UpdateContext {
     return CRDTPrimitive(primitive, createdAt: issueTicket())
   }
 
-  /// Records an executed operation.
-  @inline(__always) private func record(_ operation: consuming Operation) {
+  /// Records an executed operation. `knownOther` says the caller knows it is not a text edit
+  /// (the builder then skips checking its kind).
+  @inline(__always) private func record(_ operation: consuming Operation, knownOther: Bool = false) {
     if operationCount == 0 {
       firstOperation = operation
     } else {
       if operationCount == 1 { operations.append(firstOperation) }
-      operations.append(operation)
-    }
-    operationCount += 1
-  }
-
-  /// Records an executed operation that is not a text edit.
-  @inline(__always) private func record(other operation: consuming Operation) {
-    if operationCount == 0 {
-      firstOperation = operation
-    } else {
-      if operationCount == 1 { operations.append(firstOperation) }
-      operations.append(other: operation)
+      if knownOther { operations.append(other: operation) } else { operations.append(operation) }
     }
     operationCount += 1
   }

@@ -88,13 +88,18 @@ package enum Operation: Sendable, Equatable {
 package final class TextEdit: Sendable, Equatable {
   /// The text.
   package let parentCreatedAt: TimeTicket
+  /// The start of the replaced range.
   package let from: TextPosition
+  /// The end of the replaced range (equal to `from` for an insertion).
   package let to: TextPosition
+  /// The inserted text (empty for a deletion).
   package let content: String
   /// JSON-encoded values, as on the wire; nil when the edit sets none.
   package let attributes: [String: String]?
+  /// The ticket issued for the edit.
   package let executedAt: TimeTicket
 
+  /// Creates an edit.
   package init(parentCreatedAt: TimeTicket, from: TextPosition, to: TextPosition, content: String,
                attributes: [String: String]?, executedAt: TimeTicket) {
     self.parentCreatedAt = parentCreatedAt
@@ -158,16 +163,6 @@ package struct OperationValue: @unchecked Sendable, Equatable {
     switch storage {
     case .element(let element): return element.createdAt
     case .snapshot(let box): return box.snapshot.createdAt
-    }
-  }
-
-  /// Whether the value is a primitive (primitives are not registered by ticket).
-  package var isPrimitive: Bool {
-    switch storage {
-    case .element: return true
-    case .snapshot(let box):
-      if case .primitive = box.snapshot { return true }
-      return false
     }
   }
 

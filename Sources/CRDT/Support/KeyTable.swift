@@ -74,9 +74,6 @@ package struct KeyTable<Value> {
     slots?[removedKey] = nil
   }
 
-  /// Every key with its value, in slot order.
-  package var entries: Zip2Sequence<[String], [Value]> { zip(keys, values) }
-
   /// Checks the table's internal consistency; returns a description of the first problem.
   package func checkInvariants() -> String? {
     guard keys.count == values.count else { return "KeyTable: \(keys.count) keys but \(values.count) values" }
