@@ -9,6 +9,8 @@
 //                                                   (ns per op of each 1% of the loop) to stderr
 //   swift run -c release crdt-bench --in-process …  run every case in this process
 //   swift run -c release crdt-bench --cold-heap …   leave glibc's heap thresholds as they are
+//   CRDT_BENCH_TRIALS=1 crdt-bench …                 also print every run's seconds to stderr
+//                                                   (the first runs of a process are the cold ones)
 //
 // The C heap is settled first (Linux): glibc's thresholds for returning freed memory to the
 // kernel and for mapping large blocks are set to what glibc itself adopts once a process has
@@ -184,6 +186,7 @@ for benchCase in chosen {
   var trials: [Trial] = []
   for _ in 0..<min(repeatCount, benchCase.maxRepeats ?? repeatCount) {
     trials.append(await run())
+    if ProcessInfo.processInfo.environment["CRDT_BENCH_TRIALS"] != nil { note("trial \(trials.last!.seconds)") }
   }
   let ok = trials.allSatisfy(\.ok)
   let timed = trials.filter { $0.seconds.isFinite }.sorted { $0.seconds < $1.seconds }

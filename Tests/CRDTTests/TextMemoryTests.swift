@@ -30,7 +30,7 @@ struct TextMemoryTests {
     let to = try #require(text.position(at: 2))
     let result = try text.edit(from: from, to: to, content: "", attributes: nil, editedAt: removedAt, versionVector: nil, journal: journal)
     #expect(text.string == "ab")
-    #expect(result.removed.count == 1)
+    #expect(result.removedCount == 1)
     let pieces = text.pieces
     #expect(pieces.map { text.id(of: $0).createdAt.actorID } == [actors[0], actors[2], actors[1]])
     #expect(pieces.allSatisfy { text.id(of: $0).createdAt.lamport == lamport })

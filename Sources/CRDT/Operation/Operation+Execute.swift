@@ -55,7 +55,7 @@ extension Operation {
     let result = try text.edit(from: from, to: to, content: content, attributes: attributes, editedAt: executedAt,
                                versionVector: versionVector, journal: journal, wantsIndexes: wantsInfo, knownRange: knownRange)
     if !text.splitGarbage.isEmpty { registerSplitGarbage(of: text, in: root, journal: journal) }
-    if !result.removed.isEmpty { root.noteTextGarbage(text) }
+    if result.removedCount > 0 { root.noteTextGarbage(text) }
     guard wantsInfo, let path = root.path(of: text.createdAt) else { return [] }
     return [OperationInfo(type: "edit", path: path, from: result.fromIndex, to: result.toIndex, value: .string(content))]
   }

@@ -230,6 +230,24 @@ package final class CRDTText: CRDTElement {
   /// Makes room in ``buffer`` for `extra` more units: doubling while small, by an eighth past
   /// 64Ki units (the content is appended to for the text's whole life; its slack is held for
   /// nothing).
+  /// Appends the UTF-16 code units of `content` to the buffer, noting whether it may now hold
+  /// surrogates, and returns how many it appended. ASCII content (what typing mostly inserts)
+  /// is copied byte by byte without decoding.
+  @inline(__always) func appendUnits(of content: String) -> Int {
+    let ascii: Int? = content.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+      for byte in bytes where byte >= 0x80 { return nil }
+      reserveBuffer(bytes.count)
+      for byte in bytes { buffer.append(UInt16(byte)) }
+      return bytes.count
+    } ?? nil
+    if let ascii { return ascii }
+    let before = buffer.count
+    reserveBuffer(content.utf8.count)
+    buffer.append(contentsOf: content.utf16)
+    if !mayHoldSurrogates, buffer[before...].contains(where: UTF16.isLeadSurrogate) { mayHoldSurrogates = true }
+    return buffer.count - before
+  }
+
   @inline(__always) func reserveBuffer(_ extra: Int) {
     let needed = buffer.count + extra
     if needed > buffer.capacity {
@@ -393,8 +411,8 @@ package final class CRDTText: CRDTElement {
     /// The visible index range the edit replaced, before it ran.
     package var fromIndex: Int
     package var toIndex: Int
-    /// Pieces removed by the edit (for garbage collection).
-    package var removed: [Int32]
+    /// The number of pieces the edit removed (they are garbage to collect).
+    package var removedCount: Int
     /// The piece inserted, if any.
     package var inserted: Int32?
   }
@@ -436,7 +454,7 @@ package final class CRDTText: CRDTElement {
     // Resolving the same position again lands on the same boundary, so an insertion does it once.
     let (fromLeft, fromRight) = from == to ? (toLeft, toRight) : try boundary(at: from, editedAt: editedAt, journal: journal)
     let fromIndex = knownRange?.0 ?? (wantsIndexes ? visibleIndex(before: fromRight) : 0)
-    var removed: [Int32] = []
+    var removedCount = 0
     if from == to {
       // An insertion: the range is empty, nothing to remove.
     } else if versionVector == nil {
@@ -470,7 +488,7 @@ package final class CRDTText: CRDTElement {
         journal.append(.textRestoreRemoved(Journal.Borrowed(self), handle, nil))
         arena[Int(handle)].removal = storeRemoval(packedEditedAt)
         index.setWeight(handle, 0)
-        removed.append(handle)
+        removedCount += 1
       }
     } else if let versionVector {
       var handle = fromRight
@@ -481,18 +499,15 @@ package final class CRDTText: CRDTElement {
           journal.append(.textRestoreRemoved(Journal.Borrowed(self), handle, removedAt(handle)))
           setRemovedAt(handle, editedAt)
           index.setWeight(handle, 0)
-          removed.append(handle)
+          removedCount += 1
         }
         handle = next
       }
     }
     var inserted: Int32? = nil
     let start = Int32(buffer.count)
-    reserveBuffer(content.utf8.count)
-    buffer.append(contentsOf: content.utf16)
-    let unitCount = buffer.count - Int(start)
+    let unitCount = appendUnits(of: content)
     if unitCount > 0 {
-      if !mayHoldSurrogates, content.unicodeScalars.contains(where: { $0.value > 0xFFFF }) { mayHoldSurrogates = true }
       var attributeSet: Int32 = -1
       if let attributes, !attributes.isEmpty {
         var set = TextAttributes()
@@ -513,7 +528,7 @@ package final class CRDTText: CRDTElement {
       let leftStart = left < 0 ? 0 : fromIndex - Int(arena[Int(left)].length)
       nearEdit = (inserted ?? left, inserted == nil ? leftStart : fromIndex, inserted == nil ? -1 : left, leftStart, index.version)
     }
-    return EditResult(fromIndex: fromIndex, toIndex: toIndex, removed: removed, inserted: inserted)
+    return EditResult(fromIndex: fromIndex, toIndex: toIndex, removedCount: removedCount, inserted: inserted)
   }
 
   /// Yorkie's rule: a piece is deleted when the editor had seen it inserted, and it is live, or
