@@ -74,6 +74,8 @@ package final class CRDTRoot {
   /// pair, a removed piece stays garbage until collected even when its text is gone. A text
   /// leaves the set when a pass finds none left.
   @exclusivity(unchecked) private var garbageTexts: [ObjectIdentifier: CRDTText] = [:]
+  /// The text noted last while it is in `garbageTexts` (deletions come in runs on one text).
+  @exclusivity(unchecked) private var lastGarbageText: ObjectIdentifier?
 
   package init(object: CRDTObject = CRDTObject(createdAt: .initial)) {
     self.object = object
@@ -177,7 +179,9 @@ package final class CRDTRoot {
   /// Notes that `text` now holds removed pieces (its garbage is found there).
   @inline(__always) package func noteTextGarbage(_ text: CRDTText) {
     let key = ObjectIdentifier(text)
+    if key == lastGarbageText { return }
     if garbageTexts[key] == nil { garbageTexts[key] = text }
+    lastGarbageText = key
   }
 
   /// The removed pieces of `text`, in text order.
@@ -309,7 +313,10 @@ package final class CRDTRoot {
           count += 1
         }
       }
-      if remaining == 0 { garbageTexts[key] = nil }
+      if remaining == 0 {
+        garbageTexts[key] = nil
+        if key == lastGarbageText { lastGarbageText = nil }
+      }
     }
     return count
   }

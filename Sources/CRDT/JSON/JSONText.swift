@@ -27,8 +27,10 @@ public final class JSONText {
     try context.ensureActive()
     let (fromPosition, toPosition) = try positions(from, to)
     let encoded = try attributes.map { try JSONText.encode($0) }
+    let lengthBefore = text.length
     try context.pushEdit(text, from: fromPosition, to: toPosition, range: (from, to), content: content, attributes: encoded)
-    let caret = from + content.utf16.count
+    // The caret follows the inserted units: what the length gained plus what was removed.
+    let caret = to + (text.length - lengthBefore)
     return (caret, caret)
   }
 
