@@ -1,9 +1,10 @@
 /// The operations of a change, in order.
 ///
 /// Stored for the two shapes large changes have:
-/// - Text edits are kept as their ``TextEdit`` references, a word each, instead of a full
-///   ``Operation`` slot (88 bytes, sized for the inline Set and Add): typing a whole session
-///   in one update stores a third less per edit.
+/// - Text edits are kept as packed records (96 bytes in place, tickets packed against a small
+///   actor table) instead of a ``TextEdit`` object each (176 bytes from the allocator, plus a
+///   word to point at it): typing a whole session in one update allocates nothing per edit.
+///   Reading one back builds its ``TextEdit``.
 /// - The other operations grow by chunks of ``chunkSize`` instead of doubling one buffer. Ten
 ///   thousand Sets would otherwise end in a buffer of almost a megabyte, copied at every
 ///   doubling and big enough for the allocator to map fresh pages for it on every update.
@@ -82,10 +83,9 @@ package struct OperationList: RandomAccessCollection, Sendable, Equatable, Expre
   /// Collects the operations of a change as they are made (the update's hot path: a plain
   /// append, no sharing checks).
   ///
-  /// Text edits are kept as their ``TextEdit`` references, a word each, instead of a full
-  /// ``Operation`` slot; the other operations grow by chunks of ``chunkSize`` instead of
-  /// doubling one buffer. A builder holding both kinds also keeps, per operation, which store
-  /// holds it.
+  /// Text edits are kept as packed records; the other operations grow by chunks of
+  /// ``chunkSize`` instead of doubling one buffer. A builder holding both kinds also keeps,
+  /// per operation, which store holds it.
   package struct Builder: Sendable {
     static var chunkSize: Int { 1 << chunkShift }
     private static var chunkShift: Int { 9 }
@@ -95,7 +95,10 @@ package struct OperationList: RandomAccessCollection, Sendable, Equatable, Expre
     private var full: [[Operation]] = []
     private var current: [Operation] = []
     /// Text edits, in order.
-    private var edits = PagedArray<TextEdit>()
+    private var edits = PagedArray<EditRecord>()
+    /// The actors and the texts the edits name, each stored once.
+    private var actors = InternTable<ActorID>()
+    private var texts = InternTable<TimeTicket>()
     /// For a builder holding both kinds: per operation, `index << 1 | 1` for the text edit at
     /// `index`, `index << 1` for another operation. Empty while it holds one kind only.
     private var order: [UInt32] = []
@@ -121,11 +124,30 @@ package struct OperationList: RandomAccessCollection, Sendable, Equatable, Expre
     subscript(position: Int) -> Operation {
       @inline(__always) get {
         if order.isEmpty {
-          return edits.count == 0 ? inline(position) : .edit(edits[position])
+          return edits.count == 0 ? inline(position) : .edit(edit(position))
         }
         let entry = Int(order[position])
-        return entry & 1 == 1 ? .edit(edits[entry >> 1]) : inline(entry >> 1)
+        return entry & 1 == 1 ? .edit(edit(entry >> 1)) : inline(entry >> 1)
       }
+    }
+
+    /// The text edit stored at `index` of the edit store, rebuilt.
+    private func edit(_ index: Int) -> TextEdit {
+      let record = edits[index]
+      return TextEdit(parentCreatedAt: texts[record.text],
+                      from: TextPosition(id: TextNodeID(createdAt: unpack(record.from), offset: record.fromOffset),
+                                         relativeOffset: record.fromRelative),
+                      to: TextPosition(id: TextNodeID(createdAt: unpack(record.to), offset: record.toOffset),
+                                       relativeOffset: record.toRelative),
+                      content: record.content, attributes: record.attributes, executedAt: unpack(record.executedAt))
+    }
+
+    @inline(__always) private func unpack(_ ticket: PackedTicket) -> TimeTicket {
+      TimeTicket(lamport: ticket.lamport, delimiter: ticket.delimiter, actorID: actors[ticket.actor])
+    }
+
+    @inline(__always) private mutating func pack(_ ticket: TimeTicket) -> PackedTicket {
+      PackedTicket(lamport: ticket.lamport, delimiter: ticket.delimiter, actor: actors.intern(ticket.actorID))
     }
 
     @inline(__always) private func inline(_ index: Int) -> Operation {
@@ -145,12 +167,24 @@ package struct OperationList: RandomAccessCollection, Sendable, Equatable, Expre
 
     /// Appends a text edit (what ``append(_:)`` does when the caller knows the kind).
     @inline(__always) package mutating func append(edit: TextEdit) {
+      appendEdit(parentCreatedAt: edit.parentCreatedAt, from: edit.from, to: edit.to, content: edit.content,
+                 attributes: edit.attributes, executedAt: edit.executedAt)
+    }
+
+    /// Appends the text edit made of these parts (without building its ``TextEdit``).
+    @inline(__always) package mutating func appendEdit(parentCreatedAt: TimeTicket, from: TextPosition, to: TextPosition,
+                                                       content: String, attributes: [String: String]?,
+                                                       executedAt: TimeTicket) {
       if holdsOthers {
         if order.isEmpty { startOrder() }
         order.append(UInt32(edits.count) << 1 | 1)
       }
       holdsEdits = true
-      edits.append(edit)
+      let record = EditRecord(executedAt: pack(executedAt), from: pack(from.id.createdAt), to: pack(to.id.createdAt),
+                              fromOffset: from.id.offset, fromRelative: from.relativeOffset,
+                              toOffset: to.id.offset, toRelative: to.relativeOffset,
+                              text: texts.intern(parentCreatedAt), content: content, attributes: attributes)
+      edits.append(record)
     }
 
     /// Appends an operation that is not a text edit.
@@ -178,6 +212,56 @@ package struct OperationList: RandomAccessCollection, Sendable, Equatable, Expre
       current = []
       current.reserveCapacity(Builder.chunkSize)
     }
+  }
+}
+
+/// A text edit as a builder stores it: tickets packed against the builder's actor table, the
+/// text as its index in the builder's table of texts.
+private struct EditRecord: Sendable {
+  var executedAt: PackedTicket
+  var from: PackedTicket
+  var to: PackedTicket
+  var fromOffset: Int32
+  var fromRelative: Int32
+  var toOffset: Int32
+  var toRelative: Int32
+  var text: UInt32
+  var content: String
+  var attributes: [String: String]?
+}
+
+/// Distinct values, each numbered by its first appearance. A change names few actors and few
+/// texts, so a lookup compares with the last value numbered, then scans; past 16 values a
+/// dictionary answers instead.
+private struct InternTable<Key: Hashable & Sendable>: Sendable {
+  private var keys: [Key] = []
+  private var numbers: [Key: UInt32]?
+  private var last: UInt32 = 0
+
+  /// The value numbered `number`.
+  @inline(__always) subscript(number: UInt32) -> Key { keys[Int(number)] }
+
+  /// The number of `key`, numbering it if it is new.
+  @inline(__always) mutating func intern(_ key: Key) -> UInt32 {
+    if Int(last) < keys.count && keys[Int(last)] == key { return last }
+    last = lookUp(key)
+    return last
+  }
+
+  private mutating func lookUp(_ key: Key) -> UInt32 {
+    if let numbers {
+      if let number = numbers[key] { return number }
+    } else if let index = keys.firstIndex(of: key) {
+      return UInt32(index)
+    }
+    let number = UInt32(keys.count)
+    keys.append(key)
+    if numbers != nil {
+      numbers![key] = number
+    } else if keys.count > 16 {
+      numbers = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, UInt32($0)) })
+    }
+    return number
   }
 }
 

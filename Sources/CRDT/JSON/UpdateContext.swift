@@ -73,7 +73,15 @@ package final class UpdateContext {
     let result = try Operation.applyEdit(text, from: from, to: to, content: content, attributes: attributes, executedAt: ticket,
                                          versionVector: nil, knownRange: range, root: root, journal: journal, wantsInfo: wantsInfo)
     if wantsInfo { infos.append(contentsOf: result) }
-    record(.edit(parentCreatedAt: text.createdAt, from: from, to: to, content: content, attributes: attributes, executedAt: ticket))
+    if operationCount == 0 {
+      record(.edit(parentCreatedAt: text.createdAt, from: from, to: to, content: content, attributes: attributes, executedAt: ticket))
+    } else {
+      // Stored in parts: the builder packs them without building a TextEdit.
+      if operationCount == 1 { operations.append(firstOperation) }
+      operations.appendEdit(parentCreatedAt: text.createdAt, from: from, to: to, content: content, attributes: attributes,
+                            executedAt: ticket)
+      operationCount += 1
+    }
   }
 
   /// A fresh primitive for `value`, with the next ticket; nil for a container (which needs a
