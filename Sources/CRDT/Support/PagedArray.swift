@@ -19,14 +19,16 @@ package struct PagedArray<Element> {
   }
 
   /// Appends an element.
-  package mutating func append(_ element: Element) {
-    if count & PagedArray.pageMask == 0 {
-      var page: [Element] = []
-      page.reserveCapacity(PagedArray.pageSize)
-      pages.append(page)
-    }
+  @inline(__always) package mutating func append(_ element: consuming Element) {
+    if count & PagedArray.pageMask == 0 { addPage() }
     pages[pages.count - 1].append(element)
     count += 1
+  }
+
+  private mutating func addPage() {
+    var page: [Element] = []
+    page.reserveCapacity(PagedArray.pageSize)
+    pages.append(page)
   }
 
   /// Bytes reserved by the pages.
