@@ -56,6 +56,10 @@ package struct SequenceIndex: Sendable {
   var root: Int32 = 0
   var leafOf: [Int32] = []
 
+  /// A guess at the slot ``slot(of:inLeaf:)`` looks for next: where the last insertion or
+  /// weight change happened, in whichever leaf (always below `capacity`).
+  var slotHint = 0
+
   /// The leaf of the last lookup, or -1, and the total weight before it.
   var fingerLeaf: Int32 = -1
   var fingerStart = 0
@@ -293,6 +297,8 @@ package struct SequenceIndex: Sendable {
     if leaf != fingerLeaf { fingerLeaf = -1 }
     count += 1
     totalWeight += weight
+    // Where the handle lands unless the leaf overflows (a guess either way).
+    slotHint = Swift.min(position, capacity - 1)
     insertIntoLeaf(leaf, at: position, handle: handle, weight: Int32(weight))
   }
 
@@ -343,7 +349,9 @@ package struct SequenceIndex: Sendable {
   /// - Complexity: O(log n · capacity).
   package mutating func setWeight(_ handle: Int32, _ weight: Int) {
     let leaf = leafOf[Int(handle)]
-    let index = Int(leaf) * capacity + slot(of: handle, inLeaf: leaf)
+    let slot = slot(of: handle, inLeaf: leaf)
+    slotHint = slot
+    let index = Int(leaf) * capacity + slot
     let delta = weight - Int(leafWeights[index])
     guard delta != 0 else { return }
     version &+= 1
@@ -366,12 +374,19 @@ package struct SequenceIndex: Sendable {
     }
   }
 
-  /// The slot of `handle` in `leaf`. The last slot is tried first: appending (typing at the
-  /// end, building an array) always inserts after a leaf's last entry.
+  /// The slot of `handle` in `leaf`. Guesses come first: the slot of the last insertion or
+  /// weight change and the one before it (typing inserts after the handle inserted last, a
+  /// run of backspaces zeroes the handle before the last one), then the last slot (appending
+  /// always inserts after a leaf's last entry). A guess is checked, so it is never wrong.
   @inline(__always) private func slot(of handle: Int32, inLeaf leaf: Int32) -> Int {
     let base = Int(leaf) * capacity
     let last = Int(leafCount[Int(leaf)]) - 1
+    let hint = slotHint
     return leafHandles.withUnsafeBufferPointer { buffer in
+      if hint <= last {
+        if buffer[base + hint] == handle { return hint }
+        if hint > 0 && buffer[base + hint - 1] == handle { return hint - 1 }
+      }
       if last >= 0 && buffer[base + last] == handle { return last }
       var i = 0
       while buffer[base + i] != handle { i += 1 }
