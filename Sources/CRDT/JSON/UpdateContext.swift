@@ -77,7 +77,7 @@ package final class UpdateContext {
       record(.edit(parentCreatedAt: text.createdAt, from: from, to: to, content: content, attributes: attributes, executedAt: ticket))
     } else {
       // Stored in parts: the builder packs them without building a TextEdit.
-      if operationCount == 1 { operations.append(firstOperation) }
+      moveFirstIntoBuilder()
       operations.appendEdit(parentCreatedAt: text.createdAt, from: from, to: to, content: content, attributes: attributes,
                             executedAt: ticket)
       operationCount += 1
@@ -110,10 +110,15 @@ package final class UpdateContext {
     if operationCount == 0 {
       firstOperation = operation
     } else {
-      if operationCount == 1 { operations.append(firstOperation) }
+      moveFirstIntoBuilder()
       if knownOther { operations.append(other: operation) } else { operations.append(operation) }
     }
     operationCount += 1
+  }
+
+  /// Before the second operation goes into the builder: the first, held inline, goes first.
+  @inline(__always) private func moveFirstIntoBuilder() {
+    if operationCount == 1 { operations.append(firstOperation) }
   }
 
   /// The operations recorded, moved out of the context (which is left with none).

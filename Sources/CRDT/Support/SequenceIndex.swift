@@ -452,21 +452,23 @@ package struct SequenceIndex: Sendable {
     return inner
   }
 
+  /// Adds `delta` to the weight every ancestor of `leaf` holds for its path down to it.
   private mutating func propagate(delta: Int, fromLeaf leaf: Int32) {
     guard delta != 0 else { return }
-    var slot = Int(leafSlot[Int(leaf)])
-    var parent = leafParent[Int(leaf)]
-    while parent >= 0 {
-      innerWeights[Int(parent) * capacity + slot] += delta
-      slot = Int(innerSlot[Int(parent)])
-      parent = innerParent[Int(parent)]
-    }
+    propagate(delta: delta, slot: Int(leafSlot[Int(leaf)]), parent: leafParent[Int(leaf)])
   }
 
+  /// As ``propagate(delta:fromLeaf:)``, from the inner node `inner`.
   private mutating func propagate(delta: Int, fromInner inner: Int32) {
     guard delta != 0 else { return }
-    var slot = Int(innerSlot[Int(inner)])
-    var parent = innerParent[Int(inner)]
+    propagate(delta: delta, slot: Int(innerSlot[Int(inner)]), parent: innerParent[Int(inner)])
+  }
+
+  /// Adds `delta` at `slot` of `parent`, then at the parent's slot in its own parent, up to
+  /// the root.
+  @inline(__always) private mutating func propagate(delta: Int, slot: Int, parent: Int32) {
+    var slot = slot
+    var parent = parent
     while parent >= 0 {
       innerWeights[Int(parent) * capacity + slot] += delta
       slot = Int(innerSlot[Int(parent)])

@@ -227,9 +227,6 @@ package final class CRDTText: CRDTElement {
     }
   }
 
-  /// Makes room in ``buffer`` for `extra` more units: doubling while small, by an eighth past
-  /// 64Ki units (the content is appended to for the text's whole life; its slack is held for
-  /// nothing).
   /// Appends the UTF-16 code units of `content` to the buffer, noting whether it may now hold
   /// surrogates, and returns how many it appended. ASCII content (what typing mostly inserts)
   /// is copied byte by byte without decoding.
@@ -248,6 +245,9 @@ package final class CRDTText: CRDTElement {
     return buffer.count - before
   }
 
+  /// Makes room in ``buffer`` for `extra` more units: doubling while small, by an eighth past
+  /// 64Ki units (the content is appended to for the text's whole life; its slack is held for
+  /// nothing).
   @inline(__always) func reserveBuffer(_ extra: Int) {
     let needed = buffer.count + extra
     if needed > buffer.capacity {
