@@ -111,8 +111,9 @@ struct TextDeferredLookupTests {
             try text.setStyle(caret - 1, caret, ["b": .bool(true)])
           }
           for index in max(0, caret - 3)...min(text.length, caret + 3) {
-            let memo = text.text.position(at: index)
-            let search = Self.searched(text.text, index)
+            let element = try #require(text.element)
+            let memo = element.position(at: index)
+            let search = Self.searched(element, index)
             if memo != search { mismatches.append("step \(step) index \(index): \(String(describing: memo)) vs \(String(describing: search))") }
           }
           if fails { throw DummyError() }

@@ -23,11 +23,11 @@ public final class Presence {
     change = .put(data)
   }
 
-  /// The value of `key`.
-  public func get(_ key: String) -> JSONValue? { data[key] }
+  /// The value of `key` (nil once the update returned).
+  public func get(_ key: String) -> JSONValue? { context.isActive ? data[key] : nil }
 
-  /// The whole presence.
-  public var values: [String: JSONValue] { data }
+  /// The whole presence (`[:]` once the update returned).
+  public var values: [String: JSONValue] { context.isActive ? data : [:] }
 }
 
 /// Whether a document is connected to a server's copy.

@@ -197,13 +197,23 @@ package final class CRDTCounter: CRDTElement {
     return (index, old, oldValue)
   }
 
-  /// Restores an earlier value (rollback only).
-  package func restore(_ old: CounterValue) { value = old }
+  /// Undo records of a counter, kept by ``Journal``.
+  package enum Undo {
+    /// Restores an earlier value.
+    case value(CounterValue)
+    /// Restores a register of a deduplicating counter, and the value.
+    case register(index: Int, register: UInt8, value: CounterValue)
+  }
 
-  /// Restores a register and the value (rollback only).
-  package func restoreRegister(_ index: Int, _ register: UInt8, value old: CounterValue) {
-    registers?[index] = register
-    value = old
+  /// Applies one undo record (rollback only).
+  package func undo(_ record: Undo) {
+    switch record {
+    case .value(let old):
+      value = old
+    case .register(let index, let register, let old):
+      registers?[index] = register
+      value = old
+    }
   }
 
   package override func deepCopy() -> CRDTElement {

@@ -5,11 +5,16 @@
 /// it, rolling everything back.
 public final class JSONObject {
   let context: UpdateContext
-  let object: CRDTObject
+  private let target: ProxyTarget<CRDTObject>
 
   init(context: UpdateContext, object: CRDTObject) {
     self.context = context
-    self.object = object
+    self.target = .element(object)
+  }
+
+  init(context: UpdateContext, target: ProxyTarget<CRDTObject>) {
+    self.context = context
+    self.target = target
   }
 
   /// Yorkie's only key rule: a key cannot contain `.` (empty and `$`-prefixed keys are fine).
@@ -24,10 +29,7 @@ public final class JSONObject {
   /// The value of `key` as JSON (a text, counter, … gives its JSON value); nil when absent.
   /// Setting a value replaces the member; setting nil removes it.
   public subscript(key: String) -> JSONValue? {
-    get {
-      guard context.isActive else { return nil }
-      return object.get(key)?.toJSONValue()
-    }
+    get { target.readable(context)?.get(key)?.toJSONValue() }
     set {
       if let newValue {
         do throws(YorkieError) { try set(key, newValue) } catch { context.record(error) }
@@ -39,54 +41,50 @@ public final class JSONObject {
 
   /// The nested object at `key`.
   public func object(_ key: String) -> JSONObject? {
-    guard context.isActive, let child = object.get(key) as? CRDTObject else { return nil }
+    guard let child = target.readable(context)?.get(key) as? CRDTObject else { return nil }
     return JSONObject(context: context, object: child)
   }
 
   /// The nested array at `key`.
   public func array(_ key: String) -> JSONArray? {
-    guard context.isActive, let child = object.get(key) as? CRDTArray else { return nil }
+    guard let child = target.readable(context)?.get(key) as? CRDTArray else { return nil }
     return JSONArray(context: context, array: child)
   }
 
   /// The text at `key`.
   public func text(_ key: String) -> JSONText? {
-    guard context.isActive, let child = object.get(key) as? CRDTText else { return nil }
+    guard let child = target.readable(context)?.get(key) as? CRDTText else { return nil }
     return JSONText(context: context, text: child)
+  }
+
+  /// The counter at `key`.
+  public func counter(_ key: String) -> JSONCounter? {
+    guard let child = target.readable(context)?.get(key) as? CRDTCounter else { return nil }
+    return JSONCounter(context: context, counter: child)
   }
 
   /// Sets a new empty text at `key` and returns it.
   @discardableResult
   public func setNewText(_ key: String) -> JSONText {
-    let element = setNew(key) { .text([], $0) }
-    return JSONText(context: context, text: element as? CRDTText ?? CRDTText(createdAt: .initial))
-  }
-
-  /// The counter at `key`.
-  public func counter(_ key: String) -> JSONCounter? {
-    guard context.isActive, let child = object.get(key) as? CRDTCounter else { return nil }
-    return JSONCounter(context: context, counter: child)
+    JSONText(context: context, target: setNew(key, as: CRDTText.self) { .text([], $0) })
   }
 
   /// Sets a new empty object at `key` and returns it.
   @discardableResult
   public func setNewObject(_ key: String) -> JSONObject {
-    let element = setNew(key) { .object([], $0) }
-    return JSONObject(context: context, object: element as? CRDTObject ?? CRDTObject(createdAt: .initial))
+    JSONObject(context: context, target: setNew(key, as: CRDTObject.self) { .object([], $0) })
   }
 
   /// Sets a new empty array at `key` and returns it.
   @discardableResult
   public func setNewArray(_ key: String) -> JSONArray {
-    let element = setNew(key) { .array([], $0) }
-    return JSONArray(context: context, array: element as? CRDTArray ?? CRDTArray(createdAt: .initial))
+    JSONArray(context: context, target: setNew(key, as: CRDTArray.self) { .array([], $0) })
   }
 
   /// Sets a new counter at `key` and returns it.
   @discardableResult
   public func setNewCounter(_ key: String, _ value: CounterValue) -> JSONCounter {
-    let element = setNew(key) { .counter(value, $0) }
-    return JSONCounter(context: context, counter: element as? CRDTCounter ?? CRDTCounter(value, createdAt: .initial))
+    JSONCounter(context: context, target: setNew(key, as: CRDTCounter.self) { .counter(value, $0) })
   }
 
   /// Sets a new deduplicating counter at `key` and returns it: a counter of distinct actors
@@ -105,14 +103,13 @@ public final class JSONObject {
   /// ```
   @discardableResult
   public func setNewDedupCounter(_ key: String) -> JSONCounter {
-    let element = setNew(key) { .dedupCounter([], $0) }
-    return JSONCounter(context: context, counter: element as? CRDTCounter ?? CRDTCounter(deduplicatingWith: [], createdAt: .initial))
+    JSONCounter(context: context, target: setNew(key, as: CRDTCounter.self) { .dedupCounter([], $0) })
   }
 
   /// Removes the member `key`. Removing a key that does not exist records nothing.
   public func remove(_ key: String) {
     do throws(YorkieError) {
-      try context.ensureActive()
+      let object = try target.editable(context)
       guard let element = object.get(key) else { return }
       try context.push(.remove(parentCreatedAt: object.createdAt, createdAt: element.createdAt, executedAt: context.issueTicket()), target: object)
     } catch {
@@ -121,18 +118,15 @@ public final class JSONObject {
   }
 
   /// The keys of the live members, in print order.
-  public var keys: [String] {
-    guard context.isActive else { return [] }
-    return object.keys
-  }
+  public var keys: [String] { target.readable(context)?.keys ?? [] }
 
   /// The object as JSON, as ``Document/toJSON()`` prints it.
-  public func toJSON() -> String { object.toJSON() }
+  public func toJSON() -> String { target.readable(context)?.toJSON() ?? "{}" }
 
   // MARK: Internals
 
   func set(_ key: String, _ value: JSONValue) throws(YorkieError) {
-    try context.ensureActive()
+    let object = try target.editable(context)
     try JSONObject.validate(key: key)
     if let element = try context.primitiveElement(of: value) {
       context.pushSet(object, key, element)
@@ -143,16 +137,22 @@ public final class JSONObject {
     try context.push(.set(parentCreatedAt: object.createdAt, key: key, value: created, executedAt: created.createdAt), target: object)
   }
 
-  private func setNew(_ key: String, _ make: (ElementSnapshot.Meta) -> ElementSnapshot) -> CRDTElement? {
+  /// Sets a new container or counter under `key`; a failure is recorded (the update will throw
+  /// it) and gives a rejected target.
+  private func setNew<Element: CRDTElement>(_ key: String, as kind: Element.Type,
+                                            _ make: (ElementSnapshot.Meta) -> ElementSnapshot) -> ProxyTarget<Element> {
     do throws(YorkieError) {
-      try context.ensureActive()
+      let object = try target.editable(context)
       try JSONObject.validate(key: key)
       let snapshot = make(ElementSnapshot.Meta(createdAt: context.issueTicket()))
       try context.push(.set(parentCreatedAt: object.createdAt, key: key, value: snapshot, executedAt: snapshot.createdAt), target: object)
-      return object.element(createdAt: snapshot.createdAt)
+      guard let element = object.element(createdAt: snapshot.createdAt) as? Element else {
+        throw YorkieError(.elementNotFound, "the object has no \(Element.self) created at \(snapshot.createdAt) after setting it")
+      }
+      return .element(element)
     } catch {
       context.record(error)
-      return nil
+      return .rejected(error)
     }
   }
 }
@@ -160,28 +160,34 @@ public final class JSONObject {
 /// A counter in a document, as seen inside ``Document/update(message:_:)``.
 public final class JSONCounter {
   let context: UpdateContext
-  let counter: CRDTCounter
+  private let target: ProxyTarget<CRDTCounter>
 
   init(context: UpdateContext, counter: CRDTCounter) {
     self.context = context
-    self.counter = counter
+    self.target = .element(counter)
   }
 
-  /// The current value.
-  public var value: CounterValue { counter.value }
+  init(context: UpdateContext, target: ProxyTarget<CRDTCounter>) {
+    self.context = context
+    self.target = target
+  }
+
+  /// The current value (`.int(0)` once the update returned, or for the counter of a rejected
+  /// setter).
+  public var value: CounterValue { target.readable(context)?.value ?? .int(0) }
 
   /// Whether this counter counts distinct actors (made with
   /// ``JSONObject/setNewDedupCounter(_:)``).
-  public var isDeduplicating: Bool { counter.isDeduplicating }
+  public var isDeduplicating: Bool { target.readable(context)?.isDeduplicating ?? false }
 
   /// Counts `actor` (any string naming who is counted, such as a user ID) in a deduplicating
   /// counter: the value grows only the first time an actor is counted. On any other counter, or
   /// with an empty actor, the update fails with `typeMismatch`.
   public func add(_ actor: String) {
     do throws(YorkieError) {
-      try context.ensureActive()
+      let counter = try target.editable(context)
       guard counter.isDeduplicating else {
-        throw YorkieError(.typeMismatch, "counter \(counter.createdAt) is not a deduplicating counter; increase it by an amount")
+        throw YorkieError(.typeMismatch, "the counter at \(path(of: counter)) is not a deduplicating counter: increase it by an amount")
       }
       guard !actor.isEmpty else {
         throw YorkieError(.typeMismatch, "a deduplicating counter needs a non-empty actor to count")
@@ -198,9 +204,9 @@ public final class JSONCounter {
   /// fails with `typeMismatch`): use ``add(_:)``.
   public func increase(by delta: Int64) {
     do throws(YorkieError) {
-      try context.ensureActive()
+      let counter = try target.editable(context)
       guard !counter.isDeduplicating else {
-        throw YorkieError(.typeMismatch, "a deduplicating counter \(counter.createdAt) is increased by an actor, not by \(delta)")
+        throw YorkieError(.typeMismatch, "the counter at \(path(of: counter)) counts distinct actors: use add(_:), not increase(by: \(delta))")
       }
       switch counter.value {
       case .int:
@@ -212,5 +218,10 @@ public final class JSONCounter {
     } catch {
       context.record(error)
     }
+  }
+
+  /// The counter's path for messages, such as `$.visits`.
+  private func path(of counter: CRDTCounter) -> String {
+    context.root.path(of: counter.createdAt) ?? "(no path)"
   }
 }

@@ -6,26 +6,35 @@
 /// Attribute values are stored as JSON, as the JS SDK stores them.
 public final class JSONText {
   let context: UpdateContext
-  let text: CRDTText
+  private let target: ProxyTarget<CRDTText>
 
   init(context: UpdateContext, text: CRDTText) {
     self.context = context
-    self.text = text
+    self.target = .element(text)
   }
 
-  /// The length in UTF-16 code units.
-  public var length: Int { text.length }
+  init(context: UpdateContext, target: ProxyTarget<CRDTText>) {
+    self.context = context
+    self.target = target
+  }
 
-  /// The plain content.
-  public var string: String { text.string }
+  /// The text this proxy edits while it is usable (tests inspect its internals).
+  package var element: CRDTText? { target.readable(context) }
+
+  /// The length in UTF-16 code units (0 once the update returned, or for the text of a
+  /// rejected setter).
+  public var length: Int { target.readable(context)?.length ?? 0 }
+
+  /// The plain content ("" once the update returned, or for the text of a rejected setter).
+  public var string: String { target.readable(context)?.string ?? "" }
 
   /// Replaces `from..<to` with `content`, styled with `attributes` when given.
   ///
   /// - Returns: the caret after the edit, as an index range (both ends equal).
   @discardableResult
   public func edit(_ from: Int, _ to: Int, _ content: String, attributes: [String: JSONValue]? = nil) throws -> (Int, Int) {
-    try context.ensureActive()
-    let (fromPosition, toPosition) = try positions(from, to)
+    let text = try target.editable(context)
+    let (fromPosition, toPosition) = try positions(from, to, in: text)
     let encoded = try attributes.map { try JSONText.encode($0) }
     let lengthBefore = text.length
     try context.pushEdit(text, from: fromPosition, to: toPosition, range: (from, to), content: content, attributes: encoded)
@@ -41,8 +50,8 @@ public final class JSONText {
 
   /// Sets `attributes` on `from..<to`.
   public func setStyle(_ from: Int, _ to: Int, _ attributes: [String: JSONValue]) throws {
-    try context.ensureActive()
-    let (fromPosition, toPosition) = try positions(from, to)
+    let text = try target.editable(context)
+    let (fromPosition, toPosition) = try positions(from, to, in: text)
     let encoded = try JSONText.encode(attributes)
     let ticket = context.issueTicket()
     try context.push(.style(parentCreatedAt: text.createdAt, from: fromPosition, to: toPosition, attributes: encoded,
@@ -51,8 +60,8 @@ public final class JSONText {
 
   /// Removes the attributes named `keys` from `from..<to`.
   public func removeStyle(_ from: Int, _ to: Int, keys: [String]) throws {
-    try context.ensureActive()
-    let (fromPosition, toPosition) = try positions(from, to)
+    let text = try target.editable(context)
+    let (fromPosition, toPosition) = try positions(from, to, in: text)
     let ticket = context.issueTicket()
     try context.push(.style(parentCreatedAt: text.createdAt, from: fromPosition, to: toPosition, attributes: [:],
                             attributesToRemove: keys, executedAt: ticket), target: text)
@@ -61,13 +70,13 @@ public final class JSONText {
   /// Converts an index range into positions that stay attached to the same characters while
   /// others edit the text (for shared cursors and selections).
   public func indexRangeToPosRange(_ range: (Int, Int)) throws -> (TextPosition, TextPosition) {
-    try context.ensureActive()
-    return try positions(range.0, range.1)
+    let text = try target.editable(context)
+    return try positions(range.0, range.1, in: text)
   }
 
   /// Converts positions back into the current index range.
   public func posRangeToIndexRange(_ range: (TextPosition, TextPosition)) throws -> (Int, Int) {
-    try context.ensureActive()
+    let text = try target.editable(context)
     guard let from = text.index(of: range.0, preferLeft: false) else {
       throw YorkieError(.elementNotFound, "the text has no position \(range.0)")
     }
@@ -79,17 +88,20 @@ public final class JSONText {
   }
 
   /// The text as JSON: `[{"val":"H"},{"attrs":{"bold":true},"val":"ello"}]`.
-  public func toJSON() -> String { text.toJSON() }
+  public func toJSON() -> String { target.readable(context)?.toJSON() ?? "[]" }
 
   // MARK: Internals
 
-  private func positions(_ from: Int, _ to: Int) throws(YorkieError) -> (TextPosition, TextPosition) {
+  private func positions(_ from: Int, _ to: Int, in text: CRDTText) throws(YorkieError) -> (TextPosition, TextPosition) {
     let length = text.length
-    guard from >= 0, to <= length, from <= to else {
+    guard from <= to else {
+      throw YorkieError(.indexOutOfBounds, "the range \(from)..<\(to) is reversed: its start must not be after its end")
+    }
+    guard from >= 0, to <= length else {
       throw YorkieError(.indexOutOfBounds, "the range \(from)..<\(to) is outside a text of length \(length)")
     }
-    try checkNotInsideSurrogatePair(from)
-    try checkNotInsideSurrogatePair(to)
+    try checkNotInsideSurrogatePair(from, in: text)
+    try checkNotInsideSurrogatePair(to, in: text)
     guard let fromPosition = text.position(at: from) else {
       throw YorkieError(.indexOutOfBounds, "the text has no index \(from)")
     }
@@ -100,7 +112,7 @@ public final class JSONText {
     return (fromPosition, toPosition)
   }
 
-  private func checkNotInsideSurrogatePair(_ offset: Int) throws(YorkieError) {
+  private func checkNotInsideSurrogatePair(_ offset: Int, in text: CRDTText) throws(YorkieError) {
     guard text.mayHoldSurrogates, offset > 0, offset < text.length, let unit = text.unit(at: offset), UTF16.isTrailSurrogate(unit),
       let previous = text.unit(at: offset - 1), UTF16.isLeadSurrogate(previous)
     else { return }

@@ -32,10 +32,19 @@ package final class UpdateContext {
     return nextID.ticket(delimiter)
   }
 
-  /// Executes a locally built operation and records it.
+  /// Executes a locally built operation and records it. An operation that fails changes
+  /// nothing (what it did before failing is rolled back) and is not recorded, so an update that
+  /// catches the error and goes on records exactly what it applied.
   package func push(_ operation: consuming Operation, target: CRDTElement) throws(YorkieError) {
     assert(target.createdAt == operation.parentCreatedAt, "a local operation targets the element its proxy holds")
-    let result = try operation.execute(on: root, journal: journal, wantsInfo: wantsInfo, target: target, adopting: true)
+    let savepoint = journal.count
+    let result: [OperationInfo]
+    do {
+      result = try operation.execute(on: root, journal: journal, wantsInfo: wantsInfo, target: target, adopting: true)
+    } catch {
+      journal.rollBack(to: savepoint, root)
+      throw error
+    }
     if wantsInfo { infos.append(contentsOf: result) }
     record(operation)
   }
@@ -70,8 +79,15 @@ package final class UpdateContext {
   @inline(__always) package func pushEdit(_ text: CRDTText, from: TextPosition, to: TextPosition, range: (Int, Int),
                                           content: String, attributes: [String: String]?) throws(YorkieError) {
     let ticket = issueTicket()
-    let result = try Operation.applyEdit(text, from: from, to: to, content: content, attributes: attributes, executedAt: ticket,
-                                         versionVector: nil, knownRange: range, root: root, journal: journal, wantsInfo: wantsInfo)
+    let savepoint = journal.count
+    let result: [OperationInfo]
+    do {
+      result = try Operation.applyEdit(text, from: from, to: to, content: content, attributes: attributes, executedAt: ticket,
+                                       versionVector: nil, knownRange: range, root: root, journal: journal, wantsInfo: wantsInfo)
+    } catch {
+      journal.rollBack(to: savepoint, root)
+      throw error
+    }
     if wantsInfo { infos.append(contentsOf: result) }
     if operationCount == 0 {
       record(.edit(parentCreatedAt: text.createdAt, from: from, to: to, content: content, attributes: attributes, executedAt: ticket))

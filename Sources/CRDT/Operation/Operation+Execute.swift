@@ -8,14 +8,13 @@ extension Operation {
                        root: CRDTRoot, journal: Journal, wantsInfo: Bool) -> [OperationInfo] {
     let result = object.set(key, element, executedAt: executedAt)
     root.register(element, parent: object)
-    var tombstoned = Journal.SetTombstone.none
+    var tombstoned = CRDTObject.SetTombstone.none
     if let tombstone = result.tombstone {
       // Only a live occupant can be evicted, so its removedAt was nil before.
       tombstoned = tombstone === result.previous ? .previousWinner : .element
       root.registerRemoved(tombstone, parent: object)
     }
-    journal.append(.undoObjectSet(Journal.Borrowed(object), key: key, element: Journal.Borrowed(element),
-                                  previousWinner: result.previous.map(Journal.Borrowed.init), tombstone: tombstoned))
+    journal.append(.object(object, .set(key: key, element: element, previousWinner: result.previous, tombstone: tombstoned)))
     guard wantsInfo, let path = root.path(of: object.createdAt) else { return [] }
     return [OperationInfo(type: "set", path: path, key: key)]
   }
@@ -27,10 +26,10 @@ extension Operation {
                        anchorHint: Int32 = -1, root: CRDTRoot, journal: Journal, wantsInfo: Bool) -> [OperationInfo] {
     array.insert(element, afterPosition: previousCreatedAt, executedAt: executedAt, anchorHint: anchorHint)
     root.register(element, parent: array)
-    journal.append(.undoArrayInsert(Journal.Borrowed(array), Journal.Borrowed(element)))
+    journal.append(.array(array, .insert(element)))
     if element.isRemoved {
       root.registerRemoved(element, parent: array)
-      journal.append(.unregisterRemoved(element.createdAt))
+      journal.append(.root(.unregisterRemoved(element.createdAt)))
     }
     guard wantsInfo, let path = root.path(of: array.createdAt) else { return [] }
     return [OperationInfo(type: "add", path: path, index: array.index(ofElement: element.createdAt))]
@@ -106,11 +105,11 @@ extension Operation {
       guard let result = array.move(createdAt, afterPosition: previousCreatedAt, executedAt: executedAt) else {
         throw YorkieError(.elementNotFound, "array \(array.createdAt) cannot move \(createdAt) after \(previousCreatedAt)")
       }
-      journal.append(.undoMove(Journal.Borrowed(array), result))
+      journal.append(.array(array, .move(result)))
       let dead = array.nodes[Int(result.deadPosition)]
       let pair = CRDTRoot.GCPair(parent: array, child: .arrayPosition(dead.id), removedAt: dead.removedAt ?? executedAt)
       root.registerGCPair(pair)
-      journal.append(.unregisterPositionGCPair(Journal.Borrowed(array), dead.id))
+      journal.append(.root(.unregisterPositionGCPair(array, dead.id)))
       guard wantsInfo, let path = root.path(of: array.createdAt) else { return [] }
       return [OperationInfo(type: "move", path: path, index: CRDTArray.infoIndex(array, createdAt), previousIndex: previousIndex)]
 
@@ -122,10 +121,10 @@ extension Operation {
         let key = object.key(of: createdAt)
         let oldRemovedAt = element.removedAt
         if object.remove(createdAt: createdAt, executedAt: executedAt) != nil || element.removedAt != oldRemovedAt {
-          journal.append(.restoreRemovedAt(Journal.Borrowed(element), oldRemovedAt))
+          journal.append(.removedAt(element, oldRemovedAt))
           if oldRemovedAt == nil {
             root.registerRemoved(element, parent: object)
-            journal.append(.unregisterRemoved(createdAt))
+            journal.append(.root(.unregisterRemoved(createdAt)))
           }
         }
         // Reported even when a concurrent removal got there first, as the JS SDK does.
@@ -136,10 +135,10 @@ extension Operation {
         let oldRemovedAt = element.removedAt
         let index = wantsInfo ? CRDTArray.infoIndex(array, createdAt) : nil
         if array.remove(createdAt: createdAt, executedAt: executedAt) != nil || element.removedAt != oldRemovedAt {
-          journal.append(.restoreArrayElement(Journal.Borrowed(array), Journal.Borrowed(element), oldRemovedAt))
+          journal.append(.array(array, .restoreElement(element, removedAt: oldRemovedAt)))
           if oldRemovedAt == nil {
             root.registerRemoved(element, parent: array)
-            journal.append(.unregisterRemoved(createdAt))
+            journal.append(.root(.unregisterRemoved(createdAt)))
           }
         }
         guard wantsInfo, let path = root.path(of: array.createdAt) else { return [] }
@@ -159,14 +158,14 @@ extension Operation {
       let anchor = array.position(withID: createdAt) != nil ? createdAt : array.nodes[Int(position)].id
       let element = value.materialize(adopting: adopting)
       array.insert(element, afterPosition: anchor, executedAt: executedAt)
-      journal.append(.unlinkArrayElement(Journal.Borrowed(array), Journal.Borrowed(element)))
+      journal.append(.array(array, .unlink(element)))
       root.register(element, parent: array)
-      journal.append(.deregister(Journal.Borrowed(element)))
+      journal.append(.root(.deregister(element)))
       let oldRemovedAt = target.removedAt
       if array.remove(createdAt: createdAt, executedAt: executedAt) != nil {
-        journal.append(.restoreArrayElement(Journal.Borrowed(array), Journal.Borrowed(target), oldRemovedAt))
+        journal.append(.array(array, .restoreElement(target, removedAt: oldRemovedAt)))
         root.registerRemoved(target, parent: array)
-        journal.append(.unregisterRemoved(createdAt))
+        journal.append(.root(.unregisterRemoved(createdAt)))
       }
       guard wantsInfo, let path = root.path(of: array.createdAt) else { return [] }
       return [OperationInfo(type: "array-set", path: path)]
@@ -190,7 +189,7 @@ extension Operation {
       for (id, name, _) in result.revived {
         let key = CRDTRoot.GCPairKey(parent: text.createdAt, child: .textAttribute(id, name))
         if let previous = root.gcPair(key) {
-          journal.append(.restoreGCPair(previous))
+          journal.append(.root(.restoreGCPair(previous)))
           root.unregisterGCPair(key)
         }
       }
@@ -254,7 +253,7 @@ extension Operation {
       default: throw YorkieError(.typeMismatch, "a deduplicating counter only counts by 1, not by \(operand)")
       }
       if let change = counter.count(actor) {
-        journal.append(.restoreDedupRegister(Journal.Borrowed(counter), index: change.index, register: change.oldRegister, value: change.oldValue))
+        journal.append(.counter(counter, .register(index: change.index, register: change.oldRegister, value: change.oldValue)))
       }
       guard wantsInfo, let path = root.path(of: counter.createdAt) else { return [] }
       return [OperationInfo(type: "increase", path: path, value: operand.jsonValue)]
@@ -277,7 +276,7 @@ extension Operation {
   /// Registers node-level garbage, remembering how to undo the registration.
   private static func register(_ pair: CRDTRoot.GCPair, in root: CRDTRoot, journal: Journal) {
     let key = CRDTRoot.GCPairKey(parent: pair.parent.createdAt, child: pair.child)
-    if let previous = root.replaceGCPair(pair, key: key) { journal.append(.restoreGCPair(previous)) } else { journal.appendUnregister(key, parent: pair.parent) }
+    if let previous = root.replaceGCPair(pair, key: key) { journal.append(.root(.restoreGCPair(previous))) } else { journal.appendUnregister(key, parent: pair.parent) }
   }
 
   /// Pieces split off a tombstone are tombstones too, and attribute tombstones are copied into

@@ -1,9 +1,9 @@
 // Yorkie's identity-preserving undo/redo of text edits: pieces revived or removed again by
-// their original identity (Operation.restoreEdit).
+// their original identity (Yorkie's undo/redo edits).
 extension CRDTText {
   // MARK: Restoring by identity
 
-  /// Checks the spans of a ``Operation/restoreEdit`` before anything is touched: offsets must
+  /// Checks the spans of a restore edit before anything is touched: offsets must
   /// be a range inside an insertion (not the head's), and every span that may have to be
   /// recreated must carry exactly `end - start` UTF-16 units of content.
   package static func validate(restoring: [RestoreSpan], removing: [RestoreSpan]) throws(YorkieError) {
@@ -41,7 +41,7 @@ extension CRDTText {
           let from = index.offset(of: target)
           ranges.append((from, from + Int(arena[Int(target)].length)))
         }
-        journal.append(.textRestoreRemoved(Journal.Borrowed(self), target, nil))
+        journal.append(.text(self, .removal(target, nil)))
         setRemovedAt(target, executedAt)
         index.setWeight(target, 0)
         removed.append(target)
@@ -82,7 +82,7 @@ extension CRDTText {
           let overlapEnd = Swift.min(pieceEnd, span.end)
           if let removedAt = removedAt(piece) {
             let target = isolate(piece, from: cursor, to: overlapEnd, journal: journal)
-            journal.append(.textRestoreRemoved(Journal.Borrowed(self), target, removedAt))
+            journal.append(.text(self, .removal(target, removedAt)))
             setRemovedAt(target, nil)
             index.setWeight(target, Int(arena[Int(target)].length))
             revived.append(target)
@@ -215,7 +215,7 @@ extension CRDTText {
                       after: anchor)
     if insPrev >= 0 { arena[Int(insPrev)].insNext = handle } else { setFirstPiece(packed, handle) }
     if insNext >= 0 { arena[Int(insNext)].insPrev = handle }
-    journal.append(.textPurgeRecreated(Journal.Borrowed(self), handle))
+    journal.append(.text(self, .recreated(handle)))
     return handle
   }
 

@@ -495,7 +495,7 @@ package final class CRDTText: CRDTElement {
         }
         candidate = arena[Int(handle)].next
         remaining -= Int(arena[Int(handle)].length)
-        journal.append(.textRestoreRemoved(Journal.Borrowed(self), handle, nil))
+        journal.append(.text(self, .removal(handle, nil)))
         arena[Int(handle)].removal = storeRemoval(packedEditedAt)
         index.setWeight(handle, 0)
         removedCount += 1
@@ -506,7 +506,7 @@ package final class CRDTText: CRDTElement {
       while handle >= 0 && handle != toRight {
         let next = arena[Int(handle)].next
         if canDelete(handle, editedAt: editedAt, knowledge: &knowledge) {
-          journal.append(.textRestoreRemoved(Journal.Borrowed(self), handle, removedAt(handle)))
+          journal.append(.text(self, .removal(handle, removedAt(handle))))
           setRemovedAt(handle, editedAt)
           index.setWeight(handle, 0)
           removedCount += 1
@@ -614,7 +614,7 @@ package final class CRDTText: CRDTElement {
           result.tombstones.append((handle, key))
         }
         if set != before {
-          journal.append(.textRestoreAttributes(Journal.Borrowed(self), handle, node.attributes >= 0 ? before : nil))
+          journal.append(.text(self, .attributes(handle, node.attributes >= 0 ? before : nil)))
           setAttributes(handle, set)
         }
       }
@@ -656,46 +656,11 @@ package final class CRDTText: CRDTElement {
     let rightHandle = link(right, after: handle)
     if node.insNext >= 0 { arena[Int(node.insNext)].insPrev = rightHandle }
     arena[Int(handle)].insNext = rightHandle
-    journal.append(.textUndoSplit(Journal.Borrowed(self), handle, rightHandle))
+    journal.append(.text(self, .split(left: handle, right: rightHandle)))
     if node.isRemoved || (attributeSet >= 0 && attributeSets[Int(attributeSet)].entries.contains { $0.isRemoved }) {
       splitGarbage.append(rightHandle)
     }
     return rightHandle
-  }
-
-  /// Merges a split back (rollback only): `right` must be `left`'s split-off part.
-  package func undoSplit(_ left: Int32, _ right: Int32) {
-    let rightNode = arena[Int(right)]
-    arena[Int(left)].length += rightNode.length
-    arena[Int(left)].insNext = rightNode.insNext
-    if rightNode.insNext >= 0 { arena[Int(rightNode.insNext)].insPrev = left }
-    releaseAttributes(rightNode.attributes)
-    unlink(right)
-    if !arena[Int(left)].isRemoved { index.setWeight(left, Int(arena[Int(left)].length)) }
-  }
-
-  /// Removes an inserted piece (rollback only).
-  package func undoInsert(_ handle: Int32) {
-    let node = arena[Int(handle)]
-    if firstPiece(of: node.createdAt) == handle { removeFirstPiece(node.createdAt) }
-    releaseAttributes(node.attributes)
-    unlink(handle)
-  }
-
-  /// Restores a piece's removal state (rollback only).
-  package func restoreRemoved(_ handle: Int32, _ removedAt: TimeTicket?) {
-    setRemovedAt(handle, removedAt)
-    index.setWeight(handle, removedAt == nil ? Int(arena[Int(handle)].length) : 0)
-  }
-
-  /// Restores a piece's attributes (rollback only).
-  package func restoreAttributes(_ handle: Int32, _ attributes: TextAttributes?) {
-    if let attributes {
-      setAttributes(handle, attributes)
-    } else {
-      releaseAttributes(arena[Int(handle)].attributes)
-      arena[Int(handle)].attributes = -1
-    }
   }
 
   func setAttributes(_ handle: Int32, _ set: TextAttributes) {

@@ -1,0 +1,122 @@
+/// The physical undo log of one transaction (a local update, or the application of a change
+/// pack). Every mutation that execution performs appends the record that reverses it exactly;
+/// rolling back replays the records in reverse. Committing simply drops the journal.
+///
+/// This is not Yorkie's undo/redo history (which issues new operations): it restores the
+/// replica's memory to the state before the transaction, so a failed update or a malformed
+/// pack leaves no trace.
+///
+/// The journal lives with the elements, below the operations: each element kind defines its own
+/// undo records (``CRDTObject/Undo``, ``CRDTArray/Undo``, ``CRDTCounter/Undo``,
+/// ``CRDTText/Undo``, ``CRDTRoot/Undo``) and how to apply them; the journal only keeps them in
+/// order with the element they belong to.
+///
+/// Records retain what they name. A record is undone newest first, so an element a transaction
+/// created is unlinked only after every record naming it was undone; and an element that left
+/// the tree (or never entered it) is still alive for every record that names it, so a rollback
+/// can never touch freed memory, whatever the transaction did.
+package final class Journal {
+  package enum Record {
+    /// Registry and garbage bookkeeping, undone by the root.
+    case root(CRDTRoot.Undo)
+    /// Gives an element back the removal ticket it had (object members and other tombstones).
+    case removedAt(CRDTElement, TimeTicket?)
+    case object(CRDTObject, CRDTObject.Undo)
+    case array(CRDTArray, CRDTArray.Undo)
+    case counter(CRDTCounter, CRDTCounter.Undo)
+    case text(CRDTText, CRDTText.Undo)
+  }
+
+  /// The records of this transaction: the current chunk, and the full chunks before it. A
+  /// large transaction (a whole trace in one update) grows by chunks instead of copying every
+  /// record each time its buffer doubles.
+  private var records: [Record] = []
+  private var fullChunks: [[Record]] = []
+  private static let chunkSize = 4096
+  /// The counter whose value before this transaction is already recorded: a run of increases
+  /// of one counter needs one record (rollback restores the oldest value anyway). Cleared with
+  /// the records, and whenever a rollback to a savepoint may have dropped its record.
+  private var journaledCounter: CRDTCounter?
+
+  package init() {}
+
+  @inline(__always) package func append(_ record: Record) {
+    if records.count == Journal.chunkSize { startChunk() }
+    records.append(record)
+  }
+
+  private func startChunk() {
+    fullChunks.append(records)
+    records = []
+    records.reserveCapacity(Journal.chunkSize)
+  }
+
+  /// The number of records of the running transaction.
+  package var count: Int { fullChunks.count * Journal.chunkSize + records.count }
+
+  /// Records how to forget a GC pair that was just registered.
+  package func appendUnregister(_ key: CRDTRoot.GCPairKey, parent: CRDTElement) {
+    switch key.child {
+    case .arrayPosition(let id): append(.root(.unregisterPositionGCPair(parent, id)))
+    case .textAttribute: append(.root(.unregisterGCPair(key)))
+    }
+  }
+
+  /// Records how to unlink the piece `handle` just inserted into `text`: the last record grows
+  /// when it unlinks the piece made right before.
+  @inline(__always) package func appendUnlinkInserted(_ text: CRDTText, _ handle: Int32) {
+    if let last = records.last, case .text(let held, .unlinkInserted(let first, let end)) = last,
+      held === text, end &+ 1 == handle {
+      records[records.count - 1] = .text(held, .unlinkInserted(first: first, last: handle))
+      return
+    }
+    append(.text(text, .unlinkInserted(first: handle, last: handle)))
+  }
+
+  /// Records `counter`'s value unless this transaction already recorded it last.
+  @inline(__always) package func appendCounterValue(_ counter: CRDTCounter) {
+    if journaledCounter === counter { return }
+    journaledCounter = counter
+    append(.counter(counter, .value(counter.value)))
+  }
+
+  /// Forgets the records, keeping the buffer for the next transaction.
+  package func commit() {
+    journaledCounter = nil
+    if let first = fullChunks.first {
+      // Keep one chunk's buffer for the next transaction.
+      fullChunks.removeAll()
+      records = first
+    }
+    records.removeAll(keepingCapacity: true)
+  }
+
+  /// Reverses every recorded mutation, newest first.
+  package func rollBack(_ root: CRDTRoot) {
+    rollBack(to: 0, root)
+    commit()
+  }
+
+  /// Reverses the mutations recorded after `savepoint` (a ``count`` taken earlier), newest
+  /// first, and forgets their records: one operation that failed halfway leaves no trace while
+  /// the transaction goes on.
+  package func rollBack(to savepoint: Int, _ root: CRDTRoot) {
+    precondition(savepoint >= 0 && savepoint <= count, "a savepoint is a count taken in this transaction")
+    journaledCounter = nil
+    while count > savepoint {
+      if records.isEmpty { records = fullChunks.removeLast() }
+      undo(records.removeLast(), root)
+    }
+  }
+
+  private func undo(_ record: Record, _ root: CRDTRoot) {
+    switch record {
+    case .root(let undo): root.undo(undo)
+    case .removedAt(let element, let old): element.removedAt = old
+    case .object(let object, let undo): object.undo(undo, root: root)
+    case .array(let array, let undo): array.undo(undo, root: root)
+    case .counter(let counter, let undo): counter.undo(undo)
+    case .text(let text, let undo): text.undo(undo)
+    }
+  }
+}
