@@ -257,10 +257,10 @@ func concurrentMergeCase(_ n: Int) -> BenchCase {
         let base = n / 10
         let a = Document(key: "merge")
         let b = Document(key: "merge")
-        await a.setActor(try ActorID(hex: "000000000000000000000001"))
-        await b.setActor(try ActorID(hex: "000000000000000000000002"))
+        try await a.setActor(try ActorID(hex: "000000000000000000000001"))
+        try await b.setActor(try ActorID(hex: "000000000000000000000002"))
         try await a.buildArray(count: base)
-        let basePack = await a.createChangePack()
+        let basePack = try await a.createChangePack()
         try await b.applyChangePack(ChangePack(key: basePack.key, checkpoint: .initial, changes: basePack.changes))
         // Acknowledge A's base change, as a server would after the push.
         try await a.applyChangePack(ChangePack(key: basePack.key, checkpoint: basePack.checkpoint, changes: []))
@@ -269,8 +269,8 @@ func concurrentMergeCase(_ n: Int) -> BenchCase {
         let editsB = try await b.concurrentEdits(count: n - n / 2, seed: 2, valueBase: 2_000_000)
 
         let start = benchClock.now
-        let packA = await a.createChangePack()
-        let packB = await b.createChangePack()
+        let packA = try await a.createChangePack()
+        let packB = try await b.createChangePack()
         // Peer to peer: nothing acknowledged, no GC vector.
         try await a.applyChangePack(ChangePack(key: packB.key, checkpoint: .initial, changes: packB.changes))
         try await b.applyChangePack(ChangePack(key: packA.key, checkpoint: .initial, changes: packA.changes))

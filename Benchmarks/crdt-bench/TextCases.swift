@@ -143,7 +143,7 @@ func sequentialTraceCase(name: String, trace traceName: String) -> BenchCase {
       await guarded {
         guard let trace else { return .failed("cannot load trace \(traceName)") }
         let doc = Document(key: "trace")
-        await doc.setActor(try ActorID(hex: "000000000000000000000001"))
+        try await doc.setActor(try ActorID(hex: "000000000000000000000001"))
         let times = try await doc.benchTracePerChange(trace)
         var checks = Checks()
         checks.expect(await doc.textString() == trace.endContent, "final text differs from the trace's endContent")
@@ -186,7 +186,7 @@ func remoteTraceCase(name: String, trace traceName: String) -> BenchCase {
       let source = Document(key: "trace")
       let changes = BlockingBox<[Change]>()
       Task.detached {
-        await source.setActor(try! ActorID(hex: "000000000000000000000001"))
+        try await source.setActor(try! ActorID(hex: "000000000000000000000001"))
         changes.set((try? await source.recordTrace(trace)) ?? [])
       }
       return (trace, changes.wait())
@@ -195,7 +195,7 @@ func remoteTraceCase(name: String, trace traceName: String) -> BenchCase {
       await guarded {
         guard let recorded, !recorded.changes.isEmpty else { return .failed("cannot record trace \(traceName)") }
         let doc = Document(key: "trace")
-        await doc.setActor(try ActorID(hex: "000000000000000000000002"))
+        try await doc.setActor(try ActorID(hex: "000000000000000000000002"))
         let seconds = try await doc.benchApply(recorded.changes)
         var checks = Checks()
         checks.expect(await doc.textString() == recorded.trace.endContent, "final text differs from the trace's endContent")
@@ -272,8 +272,8 @@ func concurrentTraceCase(name: String, trace traceName: String) -> BenchCase {
           latest[index] = mine
         }
         let replicas = [Document(key: "ff"), Document(key: "ff")]
-        await replicas[0].setActor(try ActorID(hex: "000000000000000000000001"))
-        await replicas[1].setActor(try ActorID(hex: "000000000000000000000002"))
+        try await replicas[0].setActor(try ActorID(hex: "000000000000000000000001"))
+        try await replicas[1].setActor(try ActorID(hex: "000000000000000000000002"))
         try await replicas[0].update { root, _ in root.setNewText("text") }
         let setup = await replicas[0].pendingChanges
         try await replicas[1].applyChangePack(ChangePack(key: "ff", checkpoint: .initial, changes: setup))

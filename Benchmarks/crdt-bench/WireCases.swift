@@ -17,7 +17,7 @@ func typedChanges(_ count: Int) -> (changes: [Change], text: String) {
   let box = BlockingBox<([Change], String)>()
   Task.detached {
     let doc = Document(key: "wire")
-    await doc.setActor(try! ActorID(hex: "000000000000000000000001"))
+    try await doc.setActor(try! ActorID(hex: "000000000000000000000001"))
     try! await doc.update { root, _ in _ = root.setNewText("text") }
     let alphabet = Array("the quick brown fox jumps over the lazy dog ")
     for i in 0..<count {
@@ -65,7 +65,7 @@ func decodePackCase(changes count: Int) -> BenchCase {
     return {
       await guarded {
         let doc = Document(key: "wire")
-        await doc.setActor(try ActorID(hex: "000000000000000000000002"))
+        try await doc.setActor(try ActorID(hex: "000000000000000000000002"))
         let start = benchClock.now
         let response = try PBPushPullChangesResponse(jsonText: body)
         guard let wire = response.changePack else { return .failed("the response has no change pack") }
@@ -90,7 +90,7 @@ func snapshotTraceCase(name: String, trace traceName: String) -> BenchCase {
       let doc = Document(key: "trace")
       let box = BlockingBox<Bool>()
       Task.detached {
-        await doc.setActor(try! ActorID(hex: "000000000000000000000001"))
+        try await doc.setActor(try! ActorID(hex: "000000000000000000000001"))
         _ = try? await doc.benchTraceBatched(trace)
         _ = await doc.garbageCollect(minSyncedVersionVector: await doc.versionVector)
         box.set(true)

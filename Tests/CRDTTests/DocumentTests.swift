@@ -179,7 +179,7 @@ struct DocumentTests {
     // Mirrors the change messages of Go TestDocument ("updates k1,k2,k3", "deletes k2"); the
     // sequence numbers follow yorkie-protocol.md 6.1 (clientSeq + 1 per change).
     let doc = Document(key: "test-doc")
-    await doc.setActor(actor(1))
+    try await doc.setActor(actor(1))
     try await doc.update(message: "updates k1,k2,k3") { root, _ in
       root["k1"] = "v1"
       root["k2"] = ["k4": "v4"]
@@ -191,7 +191,7 @@ struct DocumentTests {
     try await doc.update { root, _ in
       root["k5"] = 5
     }
-    let pack = await doc.createChangePack()
+    let pack = try await doc.createChangePack()
     #expect(pack.key == "test-doc")
     #expect(pack.changes.count == 3)
     #expect(pack.changes.map(\.id.clientSeq) == [1, 2, 3])
@@ -217,11 +217,11 @@ struct DocumentTests {
     // A partial acknowledgement drops only the acknowledged changes.
     try await d1.update { root, _ in root["c"] = 3 }
     try await d1.update { root, _ in root["d"] = 4 }
-    let pack = await d1.createChangePack()
+    let pack = try await d1.createChangePack()
     #expect(pack.changes.map(\.id.clientSeq) == [3, 4])
     try await d1.applyChangePack(
       ChangePack(key: "test-doc", checkpoint: Checkpoint(serverSeq: 0, clientSeq: 3), changes: []))
-    #expect(await d1.createChangePack().changes.map(\.id.clientSeq) == [4])
+    #expect(try await d1.createChangePack().changes.map(\.id.clientSeq) == [4])
     #expect(await d1.hasLocalChanges)
   }
 
@@ -232,7 +232,7 @@ struct DocumentTests {
     try await d1.update { root, _ in
       root["todos"] = [["title": "buy milk", "done": false]]
     }
-    try await d2.applyChangePack(delivery(of: await d1.createChangePack()))
+    try await d2.applyChangePack(delivery(of: try await d1.createChangePack()))
     #expect(await d2.toJSON() == #"{"todos":[{"title":"buy milk","done":false}]}"#)
     #expect(await d2.hasLocalChanges == false)
     #expect(await pendingChangeCount(d2) == 0)

@@ -354,7 +354,7 @@ struct ObjectTests {
       root["n"] = .integer(7)
     }
     let first = await d1.pendingChanges
-    let pack = await d1.createChangePack()
+    let pack = try await d1.createChangePack()
     try await d2.applyChangePack(delivery(of: pack))
     try await d1.applyChangePack(acknowledgement(of: pack))
     // Overwrite and remove on d1: its first elements become tombstones there only.
@@ -374,10 +374,10 @@ struct ObjectTests {
     #expect(value.snapshot == .primitive(.string("first"), ElementSnapshot.Meta(createdAt: value.createdAt)))
     // Replaying the same change on a third replica builds its own elements again.
     let d3 = Document(key: "test-doc")
-    await d3.setActor(actor(3))
+    try await d3.setActor(actor(3))
     try await d3.applyChangePack(ChangePack(key: "test-doc", checkpoint: Checkpoint(serverSeq: 0, clientSeq: 0),
                                             changes: first, versionVector: VersionVector()))
-    try await d2.applyChangePack(delivery(of: await d1.createChangePack()))
+    try await d2.applyChangePack(delivery(of: try await d1.createChangePack()))
     #expect(await d2.toJSON() == #"{"k":"second"}"#)
     #expect(await d3.toJSON() == #"{"k":"first","n":7}"#)
     #expect(await d1.garbageLength == 2)
@@ -393,7 +393,7 @@ struct ObjectTests {
       root["a"] = .integer(2)
     }
     let before = await doc.pendingChanges
-    await doc.setActor(actor(5))
+    try await doc.setActor(actor(5))
     #expect(await doc.toJSON() == #"{"a":2}"#)
     #expect(await doc.garbageLength == 1)
     // The original change is untouched by the rebuild (its elements still read as created).

@@ -17,3 +17,41 @@ func readmeQuickStart() async throws {
   }
   #expect(await doc.toJSON() == #"{"title":"Groceries","items":[{"name":"milk","done":false}],"visits":1,"note":[{"val":"Buy "},{"attrs":{"bold":true},"val":"milk"}]}"#)
 }
+
+/// The README's "Sync by hand" section, line for line.
+@Test("the README's two replicas syncing by hand converge, with presence")
+func readmeSyncByHand() async throws {
+  let alice = Document(key: "notes")
+  let bob = Document(key: "notes")
+  try await alice.setActor(.random())
+  try await bob.setActor(.random())
+  await alice.setStatus(.attached)
+  await bob.setStatus(.attached)
+  await alice.setOnlineClients([await bob.actorID])
+  await bob.setOnlineClients([await alice.actorID])
+
+  // Sends what `to` lacks; sending twice is harmless. Once `to` has the changes, the
+  // sender may forget them.
+  func send(from: Document, to: Document) async throws {
+    let changes = try await from.changes(since: await to.versionVector)
+    try await to.applyChanges(changes)
+    if let last = changes.last { try await from.acknowledgeChanges(through: last.id.clientSeq) }
+  }
+
+  try await alice.update { root, presence in
+    root["title"] = "Groceries"
+    try root.setNewArray("todos").append("milk")
+    presence.set(["name": "Alice"])
+  }
+  try await send(from: alice, to: bob)
+  try await bob.update { root, presence in
+    try root.array("todos")?.append("eggs")
+    presence.set(["name": "Bob", "cursor": 1])
+  }
+  try await send(from: bob, to: alice)
+
+  #expect(await alice.toJSON() == #"{"title":"Groceries","todos":["milk","eggs"]}"#)
+  #expect(await bob.toJSON() == (await alice.toJSON()))
+  #expect(await alice.presence(of: await bob.actorID) == ["name": "Bob", "cursor": 1])
+  #expect(await alice.hasLocalChanges == false)
+}

@@ -31,7 +31,7 @@ import Testing
   /// A document with every kind of element, tombstones, moves, split and styled text.
   func richDocument() async throws -> Document {
     let doc = Document(key: "rich")
-    await doc.setActor(alice)
+    try await doc.setActor(alice)
     try await doc.update { root, presence in
       root["null"] = .null
       root["bool"] = true
@@ -68,7 +68,7 @@ import Testing
     let source = try await richDocument()
     let data = await source.snapshot()
     let target = Document(key: "rich")
-    await target.setActor(try ActorID(hex: "0000000000000000000000bb"))
+    try await target.setActor(try ActorID(hex: "0000000000000000000000bb"))
     try await target.applyChangePack(ChangePack(key: "rich", checkpoint: Checkpoint(serverSeq: 1, clientSeq: 0), changes: [],
                                                 versionVector: await source.versionVector, snapshot: data))
     #expect(await target.toSortedJSON() == source.toSortedJSON())
@@ -95,7 +95,7 @@ import Testing
     let data = await source.snapshot()
     let bob = try ActorID(hex: "0000000000000000000000bb")
     let target = Document(key: "rich")
-    await target.setActor(bob)
+    try await target.setActor(bob)
     try await target.update { root, _ in root["first"] = "acknowledged" }
     try await target.update { root, _ in root["second"] = "pending" }
     let events = await target.events()
@@ -130,7 +130,7 @@ import Testing
   /// chain of pieces: a loaded copy must resolve it exactly as the source does.
   @Test func splitPiecesKeepTheirInsertionLinks() async throws {
     let source = Document(key: "links")
-    await source.setActor(alice)
+    try await source.setActor(alice)
     try await source.update { root, _ in _ = try root.setNewText("text").edit(0, 0, "abcdef") }
     try await source.update { root, _ in _ = try root.text("text")!.edit(2, 4, "x") }
     try await source.update { root, _ in _ = try root.text("text")!.edit(1, 2, "yz") }
@@ -160,7 +160,7 @@ import Testing
   /// live value stamped with the removal's ticket), and stay collectable.
   @Test func tombstonedTextAttributeRoundTrips() async throws {
     let source = Document(key: "attrs")
-    await source.setActor(alice)
+    try await source.setActor(alice)
     try await source.update { root, _ in _ = try root.setNewText("text").edit(0, 0, "hello") }
     try await source.update { root, _ in try root.text("text")!.setStyle(0, 5, ["bold": true]) }
     try await source.update { root, _ in try root.text("text")!.removeStyle(0, 5, keys: ["bold"]) }

@@ -31,9 +31,9 @@ func maxVectorOfDetached() -> VersionVector {
 /// for the two attached clients of Yorkie's `withTwoClientsAndDocuments` integration tests.
 func makeReplicas(key: String = "test-doc") async -> (Document, Document) {
   let d1 = Document(key: key)
-  await d1.setActor(actor(1))
+  try! await d1.setActor(actor(1))
   let d2 = Document(key: key)
-  await d2.setActor(actor(2))
+  try! await d2.setActor(actor(2))
   return (d1, d2)
 }
 
@@ -64,8 +64,8 @@ func acknowledgement(of pack: ChangePack) -> ChangePack {
 /// other side, then each side is acknowledged up to the last clientSeq it pushed. One call stands
 /// in for the `c1.sync(); c2.sync(); c1.sync()` sequences of Yorkie's two-client tests.
 func crossSync(_ a: Document, _ b: Document) async throws {
-  let packA = await a.createChangePack()
-  let packB = await b.createChangePack()
+  let packA = try await a.createChangePack()
+  let packB = try await b.createChangePack()
   try await b.applyChangePack(delivery(of: packA))
   try await a.applyChangePack(delivery(of: packB))
   try await a.applyChangePack(acknowledgement(of: packA))
@@ -74,7 +74,7 @@ func crossSync(_ a: Document, _ b: Document) async throws {
 
 /// The number of local changes a document would push now.
 func pendingChangeCount(_ doc: Document) async -> Int {
-  await doc.createChangePack().changes.count
+  await doc.pendingChanges.count
 }
 
 /// A lock-protected cell for carrying a value (a `TimeTicket`, a count, a proxy) out of an

@@ -24,9 +24,9 @@ private func replicasFromSeed(
   _ build: @escaping @Sendable (JSONObject) throws -> Void
 ) async throws -> (Document, Document) {
   let seed = Document(key: "test-doc")
-  await seed.setActor(actor(9))
+  try await seed.setActor(actor(9))
   try await seed.update { root, _ in try build(root) }
-  let pack = await seed.createChangePack()
+  let pack = try await seed.createChangePack()
   let (d1, d2) = await makeReplicas()
   try await d1.applyChangePack(delivery(of: pack))
   try await d2.applyChangePack(delivery(of: pack))
@@ -44,7 +44,7 @@ private func editText(
 
 /// The pending changes of `doc`, acknowledged so they are not handed out twice.
 private func takeChanges(_ doc: Document) async throws -> [Change] {
-  let pack = await doc.createChangePack()
+  let pack = try await doc.createChangePack()
   try await doc.applyChangePack(acknowledgement(of: pack))
   return pack.changes
 }
@@ -542,16 +542,16 @@ struct TextConcurrencyTests {
     // B,C,S must give the same text and the same garbage (Yorkie compares node attributes and
     // sizes, which are internal here).
     let seed = Document(key: "test-doc")
-    await seed.setActor(actor(9))
+    try await seed.setActor(actor(9))
     try await seed.update { root, _ in try root.setNewText("t").edit(0, 0, "abcdefghij") }
     let p0 = try await takeChanges(seed)
 
     let docB = Document(key: "test-doc")
-    await docB.setActor(actor(1))
+    try await docB.setActor(actor(1))
     let docC = Document(key: "test-doc")
-    await docC.setActor(actor(2))
+    try await docC.setActor(actor(2))
     let docX = Document(key: "test-doc")
-    await docX.setActor(actor(3))
+    try await docX.setActor(actor(3))
     for doc in [docB, docC, docX] { try await feed(doc, p0) }
 
     try await docB.update { root, _ in try #require(root.text("t")).edit(4, 6, "") }
@@ -566,7 +566,7 @@ struct TextConcurrencyTests {
     let orders: [(String, [[Change]])] = [("C,B,S", [pC, pB, pS]), ("B,S,C", [pB, pS, pC]), ("B,C,S", [pB, pC, pS])]
     for (name, batches) in orders {
       let doc = Document(key: "test-doc")
-      await doc.setActor(actor(10))
+      try await doc.setActor(actor(10))
       try await feed(doc, p0)
       for batch in batches { try await feed(doc, batch) }
       #expect(await doc.toJSON() == expected, "order \(name)")

@@ -16,7 +16,7 @@ import CRDT
 /// Every pending change of `sender` delivered to `receiver` only, then acknowledged to `sender`:
 /// one direction of `crossSync`, as a push-only sync leaves it.
 private func deliverOneWay(from sender: Document, to receiver: Document) async throws {
-  let pack = await sender.createChangePack()
+  let pack = try await sender.createChangePack()
   try await receiver.applyChangePack(delivery(of: pack))
   try await sender.applyChangePack(acknowledgement(of: pack))
 }

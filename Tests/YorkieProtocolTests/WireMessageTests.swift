@@ -110,7 +110,7 @@ struct WireMessageTests {
 
   @Test func everyOperationKindRoundTripsThroughJSON() async throws {
     let doc = Document(key: "ops")
-    await doc.setActor(client)
+    try await doc.setActor(client)
     try await doc.update { root, presence in
       root["s"] = "text \"quoted\" 😀"
       root["i"] = .integer(-5)

@@ -53,15 +53,32 @@ public struct ChangePack: Sendable {
   public var snapshot: Data?
   /// Whether the document has been removed.
   public var isRemoved: Bool
+  /// Whether the pack is a replica's request or a server's answer; decides what applying it
+  /// may acknowledge.
+  public var role: Role
 
-  /// Creates a pack.
+  /// Who made a pack, and so what its checkpoint and version vector mean.
+  public enum Role: Sendable, Equatable {
+    /// Made by a replica (``Document/createChangePack()``): its changes are that replica's, its
+    /// checkpoint and version vector are the sender's own. Applying it to another replica
+    /// applies the changes and acknowledges nothing.
+    case request
+    /// A server's answer: its checkpoint acknowledges this replica's changes up to its
+    /// `clientSeq`, its version vector is the minimum of all replicas' (for garbage collection).
+    case response
+  }
+
+  /// Creates a pack. The role defaults to ``Role/response``: a pack built by hand stands for
+  /// a server's answer. Packs passed between replicas come from ``Document/createChangePack()``,
+  /// which marks them ``Role/request``.
   public init(key: String, checkpoint: Checkpoint, changes: [Change], versionVector: VersionVector? = nil,
-              snapshot: Data? = nil, isRemoved: Bool = false) {
+              snapshot: Data? = nil, isRemoved: Bool = false, role: Role = .response) {
     self.key = key
     self.checkpoint = checkpoint
     self.changes = changes
     self.versionVector = versionVector
     self.snapshot = snapshot
     self.isRemoved = isRemoved
+    self.role = role
   }
 }

@@ -27,6 +27,12 @@ public actor Document {
   @exclusivity(unchecked) package private(set) var localChanges: [Change] = []
   @exclusivity(unchecked) package private(set) var presenceMap: [ActorID: [String: JSONValue]] = [:]
   @exclusivity(unchecked) package private(set) var onlineClients: Set<ActorID> = []
+  /// The client sequence of the last change applied from each remote author: how
+  /// ``applyChanges(_:)`` skips a presence-only change it has and notices a gap.
+  package private(set) var lastClientSeq: [ActorID: UInt32] = [:]
+  /// Whether a snapshot replaced the content: the authors of the changes inside it are not
+  /// in ``lastClientSeq``, so a first change seen from one of them may be a later one.
+  private var loadedSnapshot = false
 
   private struct Subscriber {
     let path: String?
@@ -160,31 +166,54 @@ public actor Document {
 
   // MARK: - Identity
 
-  /// Sets the actor that issues this replica's tickets. The client calls it on attach; tests
-  /// use it to make replicas.
+  /// Sets the actor that issues this replica's tickets. A client calls it when it attaches the
+  /// document; replicas that sync by hand call it once, with ``ActorID/random()``, before they
+  /// exchange changes.
   ///
-  /// Local changes made before (as ``ActorID/initial``) are re-issued under the new actor, so
-  /// the pushed changes and this replica's content name the same tickets.
-  public func setActor(_ actorID: ActorID) {
+  /// - While the replica still writes as ``ActorID/initial``, its local changes are re-issued
+  ///   under the new actor (and the content rebuilt from them), so what it sends and what it
+  ///   shows name the same tickets.
+  /// - Once it has an actor, it may take another only when it has no pending local changes
+  ///   (changes that may already have reached a peer under the old actor cannot be renamed).
+  ///
+  /// - Throws: ``YorkieError`` `actorNotSet` when the actor cannot change (see above), or
+  ///   `invalidActorID` for ``ActorID/initial``. Nothing changes then.
+  public func setActor(_ actorID: ActorID) throws {
     let old = changeID.actorID
     guard old != actorID else { return }
-    if !localChanges.isEmpty && checkpoint == .initial {
-      localChanges = localChanges.map { $0.replacingActor(old, with: actorID) }
-      let rebuilt = CRDTRoot()
-      let journal = Journal()
-      for change in localChanges {
-        for operation in change.operations {
-          _ = try? operation.execute(on: rebuilt, journal: journal, wantsInfo: false)
-        }
+    guard actorID != .initial else {
+      throw YorkieError(.invalidActorID, "a replica cannot go back to writing as the initial actor")
+    }
+    if old == .initial && !localChanges.isEmpty {
+      guard checkpoint == .initial && lastClientSeq.isEmpty else {
+        throw YorkieError(.actorNotSet, "the replica applied remote changes while writing as the initial actor; its local changes cannot be re-issued under \(actorID)")
       }
+      let renamed = localChanges.map { $0.replacingActor(old, with: actorID) }
+      let rebuilt = CRDTRoot()
+      let replay = Journal()
+      do {
+        for change in renamed {
+          for operation in change.operations {
+            _ = try operation.execute(on: rebuilt, journal: replay, wantsInfo: false)
+          }
+        }
+      } catch {
+        throw YorkieError(.actorNotSet, "the local changes could not be re-issued under \(actorID)", underlying: error)
+      }
+      replay.commit()
+      localChanges = renamed
       root = rebuilt
+    } else if old != .initial && !localChanges.isEmpty {
+      throw YorkieError(.actorNotSet, "the replica writes as \(old) and has \(localChanges.count) pending change(s); it can take another actor only when none is pending")
     }
     if let presence = presenceMap.removeValue(forKey: old) { presenceMap[actorID] = presence }
     changeID = changeID.replacingActor(old, with: actorID)
   }
 
-  /// Marks the document attached, detached or removed (the client calls it).
-  package func setStatus(_ newStatus: DocumentStatus) {
+  /// Marks the document attached, detached or removed, with a ``DocEvent/statusChanged(_:)``
+  /// event. A client calls it; a transport of the app's own calls it when its peers are
+  /// connected (``myPresence`` and ``presences`` show this replica only while attached).
+  public func setStatus(_ newStatus: DocumentStatus) {
     guard status != newStatus else { return }
     status = newStatus
     emit([.statusChanged(newStatus)])
@@ -215,61 +244,113 @@ public actor Document {
     return result
   }
 
-  /// Replaces the set of online peers (the watch stream's initialization).
-  package func setOnlineClients(_ clients: Set<ActorID>) {
+  /// Replaces the set of online peers (a client does it when its watch stream starts; a
+  /// transport of the app's own when it learns who is connected). Only online peers' presences
+  /// are visible through ``presence(of:)`` and ``presences``.
+  public func setOnlineClients(_ clients: Set<ActorID>) {
     onlineClients = clients
   }
 
-  /// Adds or removes one online peer (watched / unwatched events).
-  package func setOnline(_ actorID: ActorID, _ online: Bool) {
+  /// Marks one peer online or offline (a client does it on watched and unwatched events).
+  public func setOnline(_ actorID: ActorID, _ online: Bool) {
     if online { onlineClients.insert(actorID) } else { onlineClients.remove(actorID) }
   }
 
   // MARK: - Sync
 
-  /// The local changes not yet acknowledged, with the checkpoint and version vector to send.
-  public func createChangePack() -> ChangePack {
+  /// The local changes not yet acknowledged, with the checkpoint and version vector to send to
+  /// a server. The pack's ``ChangePack/role`` is ``ChangePack/Role/request``: applied to
+  /// another replica, it acknowledges nothing.
+  ///
+  /// - Throws: ``YorkieError`` `actorNotSet` while the replica writes as ``ActorID/initial``:
+  ///   its changes would collide with every other replica that never set an actor.
+  public func createChangePack() throws -> ChangePack {
+    try requireActor()
     let cp = Checkpoint(serverSeq: checkpoint.serverSeq, clientSeq: checkpoint.clientSeq + UInt32(localChanges.count))
-    return ChangePack(key: key, checkpoint: cp, changes: localChanges, versionVector: changeID.versionVector)
+    return ChangePack(key: key, checkpoint: cp, changes: localChanges, versionVector: changeID.versionVector, role: .request)
   }
 
-  /// Applies remote changes, acknowledges local changes up to the pack's checkpoint, forwards
-  /// the checkpoint and collects garbage with the pack's version vector.
+  /// The local changes not yet acknowledged that a replica whose version vector is `peer` may
+  /// lack, oldest first: what a transport of the app's own sends to that peer. Sending more
+  /// than needed is harmless (``applyChanges(_:)`` skips what it has), so when in doubt this
+  /// includes a change.
   ///
-  /// Atomic: if any change cannot be applied (it names an element this replica does not have),
-  /// nothing of the pack is applied and the error is thrown. Events are emitted after the
-  /// whole pack has been applied, in apply order.
+  /// - Throws: ``YorkieError`` `actorNotSet` while the replica writes as ``ActorID/initial``.
+  public func changes(since peer: VersionVector) throws -> [Change] {
+    try requireActor()
+    let seen = peer[changeID.actorID] ?? 0
+    // A change with operations is known to the peer when its lamport is covered. A
+    // presence-only change keeps the lamport of what came before it, so it is sent unless the
+    // peer has seen a later change with operations (which it could only apply after this one).
+    return localChanges.filter { $0.isPresenceOnly ? $0.id.lamport >= seen : $0.id.lamport > seen }
+  }
+
+  /// Applies changes that another replica made (a transport of the app's own calls it with
+  /// what ``changes(since:)`` or ``createChangePack()`` gave on the other side).
+  ///
+  /// - Idempotent: a change this replica has already integrated is skipped (the version vector
+  ///   tells for a change with operations; the author's last client sequence for a
+  ///   presence-only one), so resending unacknowledged changes is safe.
+  /// - Causal: a change must come after its author's previous change and after every change
+  ///   its version vector has seen; otherwise the call throws `changeNotReady` and the
+  ///   transport delivers the missing changes first.
+  /// - Acknowledges nothing: the author drops its changes when the transport tells it to,
+  ///   with ``acknowledgeChanges(through:)``.
+  ///
+  /// Atomic: on any error nothing is applied. Events follow in apply order.
+  ///
+  /// - Throws: ``YorkieError`` `changeNotReady`; `actorConflict` for a change that claims this
+  ///   replica's actor but that it did not make, or that was made as ``ActorID/initial``;
+  ///   `invalidChangePack` when an operation cannot be applied.
+  public func applyChanges(_ changes: [Change]) throws {
+    try integrate(changes, checksCausality: true)
+  }
+
+  /// Drops the local changes up to and including `clientSeq`: the transport's statement that
+  /// every peer that needs them has them. (A server's answer does this through
+  /// ``applyChangePack(_:)``.)
+  ///
+  /// - Throws: ``YorkieError`` `invalidArgument` when `clientSeq` is past the last change this
+  ///   replica made. Nothing changes then.
+  public func acknowledgeChanges(through clientSeq: UInt32) throws {
+    guard clientSeq <= changeID.clientSeq else {
+      throw YorkieError(.invalidArgument, "clientSeq \(clientSeq) is past this replica's last change (\(changeID.clientSeq))")
+    }
+    dropAcknowledged(through: clientSeq)
+    checkpoint = checkpoint.forwarded(to: Checkpoint(serverSeq: checkpoint.serverSeq, clientSeq: clientSeq))
+  }
+
+  /// Applies a change pack.
+  ///
+  /// A server's answer (``ChangePack/Role/response``): applies the remote changes, drops the
+  /// local changes its checkpoint acknowledges, forwards the checkpoint, and collects garbage
+  /// with its version vector (the minimum of all replicas'); or, when it carries a snapshot,
+  /// loads it. The server sends changes in causal order, so they are applied as they come;
+  /// changes already integrated are skipped.
+  ///
+  /// Another replica's pack (``ChangePack/Role/request``, from its ``createChangePack()``):
+  /// the same as ``applyChanges(_:)`` with its changes; its checkpoint and version vector are
+  /// the sender's and are ignored.
+  ///
+  /// Atomic: if any change cannot be applied, nothing of the pack is applied and the error is
+  /// thrown. Events are emitted after the whole pack has been applied, in apply order.
   public func applyChangePack(_ pack: ChangePack) throws {
     guard pack.key.isEmpty || pack.key == key else {
       throw YorkieError(.invalidChangePack, "a change pack of document \"\(pack.key)\" cannot be applied to document \"\(key)\"")
+    }
+    if pack.role == .request {
+      guard pack.snapshot?.isEmpty ?? true else {
+        throw YorkieError(.invalidChangePack, "a replica's pack (role request) cannot carry a snapshot")
+      }
+      try integrate(pack.changes, checksCausality: true)
+      return
     }
     if let snapshot = pack.snapshot, !snapshot.isEmpty {
       try applySnapshot(snapshot, of: pack)
       return
     }
-    let savedChangeID = changeID
-    let savedPresence = presenceMap
-    let savedOnline = onlineClients
-    let wantsInfo = !subscribers.isEmpty
-    var events: [DocEvent] = []
-    do {
-      for change in pack.changes {
-        events.append(contentsOf: try apply(change, journal: journal, wantsInfo: wantsInfo))
-      }
-    } catch {
-      journal.rollBack(root)
-      changeID = savedChangeID
-      presenceMap = savedPresence
-      onlineClients = savedOnline
-      throw error
-    }
-    journal.commit()
-    let acknowledged = pack.checkpoint.clientSeq
-    if let firstKept = localChanges.firstIndex(where: { $0.id.clientSeq > acknowledged }) {
-      localChanges.removeFirst(firstKept)
-    } else {
-      localChanges.removeAll()
-    }
+    var events = try integrate(pack.changes, checksCausality: false, emitting: false)
+    dropAcknowledged(through: pack.checkpoint.clientSeq)
     checkpoint = checkpoint.forwarded(to: pack.checkpoint)
     if let vector = pack.versionVector {
       _ = root.garbageCollect(vector)
@@ -279,6 +360,92 @@ public actor Document {
       events.append(.statusChanged(.removed))
     }
     emit(events)
+  }
+
+  private func requireActor() throws {
+    guard changeID.actorID != .initial else {
+      throw YorkieError(.actorNotSet, "the replica still writes as the initial actor: call setActor(_:) (ActorID.random() for a transport of your own) before exchanging changes")
+    }
+  }
+
+  private func dropAcknowledged(through clientSeq: UInt32) {
+    if let firstKept = localChanges.firstIndex(where: { $0.id.clientSeq > clientSeq }) {
+      localChanges.removeFirst(firstKept)
+    } else {
+      localChanges.removeAll()
+    }
+  }
+
+  /// Applies `changes` in order as one transaction, skipping those already integrated.
+  /// Returns the events (and emits them unless told not to).
+  @discardableResult
+  private func integrate(_ changes: [Change], checksCausality: Bool, emitting: Bool = true) throws -> [DocEvent] {
+    let savedChangeID = changeID
+    let savedPresence = presenceMap
+    let savedOnline = onlineClients
+    let savedSeqs = lastClientSeq
+    let wantsInfo = !subscribers.isEmpty
+    var events: [DocEvent] = []
+    do {
+      for change in changes {
+        guard try isNew(change, checksCausality: checksCausality) else { continue }
+        events.append(contentsOf: try apply(change, journal: journal, wantsInfo: wantsInfo))
+        lastClientSeq[change.id.actorID] = change.id.clientSeq
+      }
+    } catch {
+      journal.rollBack(root)
+      changeID = savedChangeID
+      presenceMap = savedPresence
+      onlineClients = savedOnline
+      lastClientSeq = savedSeqs
+      throw error
+    }
+    journal.commit()
+    if emitting { emit(events) }
+    return events
+  }
+
+  /// Whether `change` is still to be applied: false for a change already integrated; throws
+  /// for a change that must not be applied (see ``applyChanges(_:)``).
+  private func isNew(_ change: Change, checksCausality: Bool) throws -> Bool {
+    let author = change.id.actorID
+    if author == .initial {
+      throw YorkieError(.actorConflict, "change \(change.id.clientSeq) was made by a replica that never set its actor (ActorID.initial)")
+    }
+    if author == changeID.actorID {
+      // This replica's own change coming back (a server never echoes one; a peer may).
+      if change.id.clientSeq <= changeID.clientSeq { return false }
+      throw YorkieError(.actorConflict, "change \(change.id.clientSeq) claims this replica's actor \(author), but this replica made only \(changeID.clientSeq) change(s): two replicas share the actor")
+    }
+    if !change.isPresenceOnly && change.id.lamport <= versionVector[author] ?? 0 { return false }
+    // A server sends changes once, in causal order, and restarts an author's client sequence
+    // when it attaches again; only peers' deliveries are checked against the sequence.
+    guard checksCausality else { return true }
+    guard let last = lastClientSeq[author] else {
+      // The first change of this author here must be its first, unless a snapshot brought
+      // this replica changes whose authors' sequences it does not know.
+      if change.id.clientSeq > 1 && !loadedSnapshot {
+        throw YorkieError(.changeNotReady, "change \(change.id.clientSeq) of \(author) is the first this replica sees of its author: apply its changes 1 to \(change.id.clientSeq - 1) first")
+      }
+      return try isCausallyReady(change)
+    }
+    if change.isPresenceOnly && change.id.clientSeq <= last { return false }
+    if change.id.clientSeq > last + 1 {
+      throw YorkieError(.changeNotReady, "change \(change.id.clientSeq) of \(author) comes before its change \(last + 1): apply the author's earlier changes first")
+    }
+    return try isCausallyReady(change)
+  }
+
+  /// True when this replica has applied every change that `change`'s version vector has seen
+  /// (other than its author's own, which the client sequence checks); throws otherwise.
+  private func isCausallyReady(_ change: Change) throws -> Bool {
+    let author = change.id.actorID
+    for (actor, lamport) in change.id.versionVector.storage where actor != author && actor != .initial {
+      if lamport > (versionVector[actor] ?? 0) {
+        throw YorkieError(.changeNotReady, "change \(change.id.clientSeq) of \(author) has seen changes of \(actor) up to lamport \(lamport) that this replica has not applied")
+      }
+    }
+    return true
   }
 
   /// Replaces the content with a snapshot (Yorkie's snapshot path): the root and the presences
@@ -307,6 +474,8 @@ public actor Document {
     root = newRoot
     localChanges = kept
     presenceMap = presences
+    lastClientSeq = [:]
+    loadedSnapshot = true
     changeID = changeID.synced(withSnapshotVector: pack.versionVector ?? VersionVector())
     checkpoint = checkpoint.forwarded(to: pack.checkpoint)
     var events: [DocEvent] = [.snapshot]

@@ -51,6 +51,17 @@ public struct YorkieError: Error, Sendable, CustomStringConvertible {
     public static let unsupported = Code("unsupported")
     /// A snapshot that cannot be loaded (malformed, or not this document's).
     public static let invalidSnapshot = Code("invalidSnapshot")
+    /// A remote change that depends on changes this replica has not applied yet (an earlier
+    /// change of its author, or a change its version vector has seen). Apply those first.
+    public static let changeNotReady = Code("changeNotReady")
+    /// A remote change that claims this replica's actor (or the initial actor) but that this
+    /// replica did not make: two replicas share an actor, or one never set its own.
+    public static let actorConflict = Code("actorConflict")
+    /// Changes asked for, or an actor change refused, while the replica still writes as
+    /// ``ActorID/initial`` or after it has an actor: see ``Document/setActor(_:)``.
+    public static let actorNotSet = Code("actorNotSet")
+    /// An argument outside what the call accepts (the message names it).
+    public static let invalidArgument = Code("invalidArgument")
   }
 
   /// What went wrong.

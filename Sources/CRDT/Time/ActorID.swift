@@ -79,8 +79,29 @@ public struct ActorID: Hashable, Comparable, Sendable, CustomStringConvertible {
 
   /// The 12 raw bytes of this ID.
   public var bytes: Data {
-    var raw = (high.bigEndian, low.bigEndian)
-    return withUnsafeBytes(of: &raw) { Data(bytes: $0.baseAddress!, count: 12) }
+    var data = Data(capacity: 12)
+    for shift in stride(from: 56, through: 0, by: -8) { data.append(UInt8(truncatingIfNeeded: high >> UInt64(shift))) }
+    for shift in stride(from: 24, through: 0, by: -8) { data.append(UInt8(truncatingIfNeeded: low >> UInt32(shift))) }
+    return data
+  }
+
+  /// A new random actor ID from the system's random number generator, for replicas that sync
+  /// without a server (a server assigns one to each client it activates).
+  ///
+  /// Never ``initial``. Two replicas must never share an actor: with 96 random bits a clash is
+  /// as unlikely as a clash of UUIDs.
+  public static func random() -> ActorID {
+    var generator = SystemRandomNumberGenerator()
+    return random(using: &generator)
+  }
+
+  /// A new random actor ID drawn from `generator` (tests pass a seeded generator to get the same
+  /// actors every run). Never ``initial``.
+  public static func random<Generator: RandomNumberGenerator>(using generator: inout Generator) -> ActorID {
+    while true {
+      let id = ActorID(high: generator.next(), low: generator.next())
+      if id != .initial { return id }
+    }
   }
 
   /// The hexadecimal form, as ``hex``.

@@ -38,7 +38,7 @@ actor ChangeLog {
   /// Push-pull for one replica. With `pushOnly`, nothing is pulled.
   func sync(_ doc: Document, pushOnly: Bool = false, collectGarbage: Bool = true) async throws {
     let actor = await doc.actorID
-    let pack = await doc.createChangePack()
+    let pack = try await doc.createChangePack()
     var lastPushed = pushed[actor] ?? 0
     for change in pack.changes where change.id.clientSeq > lastPushed {
       changes.append(change)
@@ -76,7 +76,7 @@ func makeReplicas(_ count: Int, key: String = "doc") async throws -> [Document] 
   var docs: [Document] = []
   for index in 1...count {
     let doc = Document(key: key)
-    await doc.setActor(try ActorID(hex: String(format: "%024x", index)))
+    try await doc.setActor(try ActorID(hex: String(format: "%024x", index)))
     docs.append(doc)
   }
   return docs
