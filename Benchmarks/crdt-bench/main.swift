@@ -160,7 +160,7 @@ let chosen = selected.isEmpty ? allCases : allCases.filter { selected.contains($
 note("crdt-bench: this is a debug build; run it with `swift run -c release crdt-bench` for real numbers")
 #endif
 if !inProcess || chosen.count > 1 {
-  note("crdt-bench: \(chosen.count) case\(chosen.count == 1 ? "" : "s"), best of \(repeatCount) runs each"
+  note("crdt-bench: \(chosen.count) case\(chosen.count == 1 ? "" : "s"), \(repeatCount == 1 ? "1 run" : "best of \(repeatCount) runs") each"
     + (!inProcess && chosen.count > 1 ? ", each in its own process" : "")
     + (coldHeap ? ", cold heap" : ""))
 }
