@@ -9,6 +9,11 @@ struct BenchCase: Sendable {
   var smallerVariant: String? = nil
   /// At most this many repetitions (long trace replays).
   var maxRepeats: Int? = nil
+  /// One line for `--list`: what the case measures.
+  var summary = ""
+  /// The editing trace the case replays (a file name in the trace folder without `.json.gz`):
+  /// the case is skipped when it is missing.
+  var trace: String? = nil
   let prepare: @Sendable () -> @Sendable () async -> Trial
 }
 
@@ -67,7 +72,8 @@ func checkInvariants(of doc: Document, _ checks: inout Checks) async {
 /// `object N`: the same key set N times in one update; the document ends as {"k1":N-1} with
 /// N-1 replaced values waiting for GC.
 func objectCase(_ n: Int) -> BenchCase {
-  BenchCase(name: "object_\(n)", ops: n) {
+  BenchCase(name: "object_\(n)", ops: n,
+            summary: "set one key \(grouped(n)) times in one update (the replaced values wait for GC)") {
     let expected = "{\"k1\":\(n - 1)}"
     return {
       await guarded {
@@ -86,7 +92,7 @@ func objectCase(_ n: Int) -> BenchCase {
 
 /// `array N`: create an array and append 0..<N in one update.
 func arrayCase(_ n: Int) -> BenchCase {
-  BenchCase(name: "array_\(n)", ops: n) {
+  BenchCase(name: "array_\(n)", ops: n, summary: "append \(grouped(n)) integers to a new array in one update") {
     let expected = arrayDocumentJSON(0..<Int32(n))
     return {
       await guarded {
@@ -104,7 +110,8 @@ func arrayCase(_ n: Int) -> BenchCase {
 /// `array gc N`: build, remove the whole array, GC with a maximal vector. Yorkie expects
 /// N + 1 purged (the array and its N elements).
 func arrayGCCase(_ n: Int) -> BenchCase {
-  BenchCase(name: "array_gc_\(n)", ops: n) {
+  BenchCase(name: "array_gc_\(n)", ops: n,
+            summary: "build a \(grouped(n))-element array, remove it, garbage-collect it (timed together)") {
     {
       await guarded {
         let doc = Document(key: "d1")
@@ -126,7 +133,7 @@ func arrayGCCase(_ n: Int) -> BenchCase {
 
 /// `counter N`: a counter increased by 0, 1, …, N-1 in one update.
 func counterCase(_ n: Int) -> BenchCase {
-  BenchCase(name: "counter_\(n)", ops: n) {
+  BenchCase(name: "counter_\(n)", ops: n, summary: "increase a counter \(grouped(n)) times in one update") {
     let sum = Int64(n) * Int64(n - 1) / 2
     let expected = "{\"k1\":\(Int32(truncatingIfNeeded: sum))}"
     return {
@@ -144,7 +151,8 @@ func counterCase(_ n: Int) -> BenchCase {
 // MARK: - Array scaling (Yorkie's BenchmarkArray shapes)
 
 func randomInsertCase(_ n: Int) -> BenchCase {
-  BenchCase(name: "array_random_insert_\(n)", ops: n, smallerVariant: n > 10_000 ? "array_random_insert_10000" : nil) {
+  BenchCase(name: "array_random_insert_\(n)", ops: n, smallerVariant: n > 10_000 ? "array_random_insert_10000" : nil,
+            summary: "insert \(grouped(n)) integers at random indexes of a growing array, one update") {
     var rng = SplitMix64(seed: workloadSeed)
     var anchors = [Int32](repeating: 0, count: n)
     var model = ChunkedList([0])
@@ -172,7 +180,8 @@ func randomInsertCase(_ n: Int) -> BenchCase {
 /// same move is expressed as `move(from:to:)` with `to` the index it lands at.
 /// (Yorkie's `random move` runs N/2 moves at N = 10,000 only; we run N, per-op cost compares.)
 func randomMoveCase(_ n: Int) -> BenchCase {
-  BenchCase(name: "array_random_move_\(n)", ops: n, smallerVariant: n > 10_000 ? "array_random_move_10000" : nil) {
+  BenchCase(name: "array_random_move_\(n)", ops: n, smallerVariant: n > 10_000 ? "array_random_move_10000" : nil,
+            summary: "\(grouped(n)) random moves in a \(grouped(n))-element array, one update") {
     var rng = SplitMix64(seed: workloadSeed)
     var moves = [Int32](repeating: 0, count: 2 * n)
     var model = ChunkedList(0..<Int32(n))
@@ -204,7 +213,8 @@ func randomMoveCase(_ n: Int) -> BenchCase {
 
 /// Build N (not timed), then remove at random indexes until empty, in one update.
 func randomDeleteCase(_ n: Int) -> BenchCase {
-  BenchCase(name: "array_random_delete_\(n)", ops: n, smallerVariant: n > 10_000 ? "array_random_delete_10000" : nil) {
+  BenchCase(name: "array_random_delete_\(n)", ops: n, smallerVariant: n > 10_000 ? "array_random_delete_10000" : nil,
+            summary: "remove a \(grouped(n))-element array's elements at random indexes, one update") {
     var rng = SplitMix64(seed: workloadSeed)
     let indexes = (0..<n).map { Int32(rng.below(n - $0)) }
     return {
@@ -225,7 +235,8 @@ func randomDeleteCase(_ n: Int) -> BenchCase {
 
 /// Build N (not timed), then N reads at random indexes in one update.
 func randomAccessCase(_ n: Int) -> BenchCase {
-  BenchCase(name: "array_random_access_\(n)", ops: n, smallerVariant: n > 10_000 ? "array_random_access_10000" : nil) {
+  BenchCase(name: "array_random_access_\(n)", ops: n, smallerVariant: n > 10_000 ? "array_random_access_10000" : nil,
+            summary: "\(grouped(n)) reads at random indexes of a \(grouped(n))-element array") {
     var rng = SplitMix64(seed: workloadSeed)
     let indexes = (0..<n).map { _ in Int32(rng.below(n)) }
     let expectedSum = indexes.reduce(Int64(0)) { $0 + Int64($1) }
@@ -251,7 +262,8 @@ func randomAccessCase(_ n: Int) -> BenchCase {
 /// packs both ways (N remote changes applied). Checked: equal toSortedJSON, and the live
 /// values are exactly base ∪ inserted − removed.
 func concurrentMergeCase(_ n: Int) -> BenchCase {
-  BenchCase(name: "array_concurrent_merge_\(n)", ops: n) {
+  BenchCase(name: "array_concurrent_merge_\(n)", ops: n,
+            summary: "two replicas edit an array concurrently (\(grouped(n)) changes), then exchange change packs") {
     {
       await guarded {
         let base = n / 10

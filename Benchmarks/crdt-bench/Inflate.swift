@@ -1,5 +1,5 @@
 // A DEFLATE (RFC 1951) decoder and gzip (RFC 1952) reader, written from the two RFCs: Foundation
-// on Linux has no zlib, and the editing traces in shared/data are gzipped JSON.
+// on Linux has no zlib, and the editing traces in Benchmarks/traces are gzipped JSON.
 //
 // Structure: `gunzip` walks the gzip members (header, DEFLATE data, CRC-32 and ISIZE trailer);
 // `Inflater` decodes the DEFLATE data. Huffman codes are decoded with two-level lookup tables

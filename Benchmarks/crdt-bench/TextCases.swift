@@ -1,7 +1,7 @@
 import CRDT
 import Foundation
 
-// Text workloads: the shared editing traces (CC BY 4.0, see ../shared/data/README.md) and
+// Text workloads: the shared editing traces (CC BY 4.0, see Benchmarks/traces/README.md) and
 // Yorkie's text GC benchmarks. Every case checks its final text.
 
 /// Resident memory of this process in bytes (Linux `/proc/self/statm`), 0 elsewhere.
@@ -46,7 +46,9 @@ struct EditTimes: Sendable {
 extension Document {
   /// One update per transaction, as an app does on each keystroke. The server's
   /// acknowledgement is simulated every 1,000 changes, so local changes do not pile up.
-  func benchTracePerChange(_ trace: SequentialTrace) throws -> EditTimes {
+  ///
+  /// - Parameter label: the case's name, for the memory note.
+  func benchTracePerChange(_ trace: SequentialTrace, label: String) throws -> EditTimes {
     var times = EditTimes()
     let total = trace.txns.count
     let tenth = max(total / 10, 1)
@@ -80,7 +82,7 @@ extension Document {
     times.gcBytes = gcMemoryFootprint
     if breakdownNoted.claim() {
       let pieces = textMemoryBreakdown.map { "\($0.name)=\($0.bytes)" }.joined(separator: " ")
-      note("crdt-bench: text memory after the trace: \(pieces) (total \(textMemoryFootprint)); gc pairs=\(gcMemoryFootprint)")
+      note("crdt-bench: \(label): text memory after the trace: \(pieces) (total \(textMemoryFootprint)); gc pairs=\(gcMemoryFootprint)")
     }
     times.residentDelta = residentBytes() - rssBefore
     return times
@@ -137,14 +139,15 @@ extension Document {
 }
 
 func sequentialTraceCase(name: String, trace traceName: String) -> BenchCase {
-  BenchCase(name: name, ops: 0, maxRepeats: 3) {
+  BenchCase(name: name, ops: 0, maxRepeats: 3,
+            summary: "replay the \(traceName) trace, one update per transaction (as typed)", trace: traceName) {
     let trace = try? TraceLoader.sequential(named: traceName)
     return {
       await guarded {
         guard let trace else { return .failed("cannot load trace \(traceName)") }
         let doc = Document(key: "trace")
         try await doc.setActor(try ActorID(hex: "000000000000000000000001"))
-        let times = try await doc.benchTracePerChange(trace)
+        let times = try await doc.benchTracePerChange(trace, label: name)
         var checks = Checks()
         checks.expect(await doc.textString() == trace.endContent, "final text differs from the trace's endContent")
         await checkInvariants(of: doc, &checks)
@@ -159,7 +162,8 @@ func sequentialTraceCase(name: String, trace traceName: String) -> BenchCase {
 func batchedTraceCase(name: String, trace traceName: String) -> BenchCase {
   // Up to 9 runs: a process's first two runs fault in the pages the update fills (about 1.8×
   // slower on the 2-core VM), so the best of 3 could still be a cold run.
-  BenchCase(name: name, ops: 0, maxRepeats: 9) {
+  BenchCase(name: name, ops: 0, maxRepeats: 9,
+            summary: "replay the \(traceName) trace, every patch in one update", trace: traceName) {
     let trace = try? TraceLoader.sequential(named: traceName)
     return {
       await guarded {
@@ -180,7 +184,8 @@ func batchedTraceCase(name: String, trace traceName: String) -> BenchCase {
 }
 
 func remoteTraceCase(name: String, trace traceName: String) -> BenchCase {
-  BenchCase(name: name, ops: 0, maxRepeats: 3) {
+  BenchCase(name: name, ops: 0, maxRepeats: 3,
+            summary: "apply the \(traceName) trace's changes to another replica, 1,000 per pack", trace: traceName) {
     let recorded: (trace: SequentialTrace, changes: [Change])? = {
       guard let trace = try? TraceLoader.sequential(named: traceName) else { return nil }
       let source = Document(key: "trace")
@@ -255,7 +260,9 @@ final class BlockingBox<Value>: @unchecked Sendable {
 /// exactly the other agent's changes the transaction's parents require; each transaction is one
 /// update; at the end both replicas receive everything and must equal `endContent`.
 func concurrentTraceCase(name: String, trace traceName: String) -> BenchCase {
-  BenchCase(name: name, ops: 0, maxRepeats: 3) {
+  BenchCase(name: name, ops: 0, maxRepeats: 3,
+            summary: "two replicas type the \(traceName) trace concurrently, syncing as its txns require",
+            trace: traceName) {
     let trace = try? TraceLoader.concurrent(named: traceName)
     return {
       await guarded {
@@ -324,8 +331,9 @@ func concurrentTraceCase(name: String, trace traceName: String) -> BenchCase {
 
 /// Yorkie's text GC benchmarks: fill a text, replace every character one by one in one update,
 /// then GC. Yorkie expects N garbage nodes and N purged.
-func textReplaceGCCase(name: String, _ n: Int, fill: @escaping @Sendable (JSONText) throws -> Void) -> BenchCase {
-  BenchCase(name: name, ops: n) {
+func textReplaceGCCase(name: String, _ n: Int, summary: String,
+                       fill: @escaping @Sendable (JSONText) throws -> Void) -> BenchCase {
+  BenchCase(name: name, ops: n, summary: summary) {
     {
       await guarded {
         let doc = Document(key: "d1")
@@ -352,14 +360,16 @@ func textReplaceGCCase(name: String, _ n: Int, fill: @escaping @Sendable (JSONTe
 
 /// Yorkie `text Edit-GC N`: the text is filled with N single-character inserts.
 func textEditGCCase(_ n: Int) -> BenchCase {
-  textReplaceGCCase(name: "text_edit_gc_\(n)", n) { text in
+  textReplaceGCCase(name: "text_edit_gc_\(n)", n,
+                    summary: "type \(grouped(n)) characters, replace each one in one update, GC") { text in
     for i in 0..<n { try text.edit(i, i, "a") }
   }
 }
 
 /// Yorkie `text Split-GC N`: the text is one N-character insert, split by every replacement.
 func textSplitGCCase(_ n: Int) -> BenchCase {
-  textReplaceGCCase(name: "text_split_gc_\(n)", n) { text in
+  textReplaceGCCase(name: "text_split_gc_\(n)", n,
+                    summary: "insert \(grouped(n)) characters at once, replace each one in one update, GC") { text in
     try text.edit(0, 0, String(repeating: "a", count: n))
   }
 }
@@ -367,7 +377,8 @@ func textSplitGCCase(_ n: Int) -> BenchCase {
 /// N characters typed one update each, then one update deletes the whole range, then GC: N
 /// pieces purged.
 func textDeleteRangeCase(_ n: Int) -> BenchCase {
-  BenchCase(name: "text_delete_range_\(n)", ops: n) {
+  BenchCase(name: "text_delete_range_\(n)", ops: n,
+            summary: "type \(grouped(n)) characters one update each, delete them all in one, GC") {
     {
       await guarded {
         let doc = Document(key: "d1")

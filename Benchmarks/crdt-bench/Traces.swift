@@ -1,5 +1,5 @@
 // Real-world editing traces (Joseph Gentle's josephg/editing-traces, CC BY 4.0; see
-// shared/data/README.md for sources and attribution), loaded from the shared data folder.
+// Benchmarks/traces/README.md for sources and attribution), loaded from that folder.
 //
 // A trace's positions count Unicode code points; Yorkie's text offsets are UTF-16 code units.
 // Loading converts every patch to UTF-16 by replaying it on a model of the document as it is
@@ -58,28 +58,58 @@ struct TraceError: Error, CustomStringConvertible {
 // MARK: - Files
 
 enum TraceFiles {
-  /// Where the traces are: `$CRDT_TRACE_DIR` if set, else `../shared/data` next to the package
-  /// root (found from this source file's path, then from the current directory).
+  /// The in-repository folder, relative to the package root.
+  static let defaultFolder = "Benchmarks/traces"
+
+  /// Where the traces are: `$CRDT_TRACE_DIR` if set, else `Benchmarks/traces` in the package
+  /// (found from this source file's path, then from the current directory).
   static func directory() throws -> URL {
     let fileManager = FileManager.default
     func isDirectory(_ url: URL) -> Bool {
       var flag: ObjCBool = false
       return fileManager.fileExists(atPath: url.path, isDirectory: &flag) && flag.boolValue
     }
-    if let override = ProcessInfo.processInfo.environment["CRDT_TRACE_DIR"], !override.isEmpty {
+    if let override = overrideDirectory {
       let url = URL(fileURLWithPath: override, isDirectory: true)
       guard isDirectory(url) else { throw TraceError("CRDT_TRACE_DIR=\(override) is not a directory") }
       return url
     }
-    // This file is <root>/Benchmarks/crdt-bench/Traces.swift.
+    // This file is <root>/Benchmarks/crdt-bench/Traces.swift when the binary was built; the
+    // current directory is the package root under `swift run`.
     let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
     let currentDirectory = URL(fileURLWithPath: fileManager.currentDirectoryPath, isDirectory: true)
-    let candidates = [packageRoot, currentDirectory].map {
-      $0.appendingPathComponent("../shared/data", isDirectory: true).standardizedFileURL
+    var candidates: [URL] = []
+    for root in [packageRoot, currentDirectory] {
+      let folder = root.appendingPathComponent(defaultFolder, isDirectory: true).standardizedFileURL
+      if !candidates.contains(folder) { candidates.append(folder) }
     }
     if let found = candidates.first(where: isDirectory) { return found }
-    throw TraceError("no trace folder: tried \(candidates.map(\.path).joined(separator: ", ")); set CRDT_TRACE_DIR")
+    throw TraceError("no \(defaultFolder) folder at \(candidates.map(\.path).joined(separator: " or "))")
+  }
+
+  /// `$CRDT_TRACE_DIR`, when set and not empty.
+  static var overrideDirectory: String? {
+    guard let value = ProcessInfo.processInfo.environment["CRDT_TRACE_DIR"], !value.isEmpty else { return nil }
+    return value
+  }
+
+  /// Why the trace `name` cannot be read, in one line (nil when its file is there).
+  static func missing(_ name: String) -> String? {
+    let file = name + ".json.gz"
+    let hint = overrideDirectory == nil ? " (set CRDT_TRACE_DIR)" : ""
+    let folder: URL
+    do {
+      folder = try directory()
+    } catch {
+      return "trace file \(file) not found: \(error)\(hint)"
+    }
+    let fileManager = FileManager.default
+    if fileManager.fileExists(atPath: folder.appendingPathComponent(file).path)
+      || fileManager.fileExists(atPath: folder.appendingPathComponent(name + ".json").path) {
+      return nil
+    }
+    return "trace file \(file) not found in \(folder.path)" + (overrideDirectory == nil ? hint : " (CRDT_TRACE_DIR)")
   }
 
   /// The traces in the folder: every `NAME.json.gz` or `NAME.json`, by name.

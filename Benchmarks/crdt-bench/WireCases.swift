@@ -36,7 +36,8 @@ func typedChanges(_ count: Int) -> (changes: [Change], text: String) {
 /// `wire_encode_change`: one single-character edit change to Connect-JSON bytes.
 func encodeChangeCase() -> BenchCase {
   let iterations = 20_000
-  return BenchCase(name: "wire_encode_change", ops: iterations, maxRepeats: 9) {
+  return BenchCase(name: "wire_encode_change", ops: iterations, maxRepeats: 9,
+                   summary: "encode a one-character text change as Connect-JSON") {
     let change = typedChanges(2).changes.last!
     return {
       var bytes = 0
@@ -58,7 +59,8 @@ func encodeChangeCase() -> BenchCase {
 /// `wire_decode_pack_<n>`: a pack of `n` text changes (plus the one creating the text), as a
 /// pull delivers it in Connect-JSON: parsed, converted and applied to a fresh replica.
 func decodePackCase(changes count: Int) -> BenchCase {
-  BenchCase(name: "wire_decode_pack_\(count)", ops: count, maxRepeats: 9) {
+  BenchCase(name: "wire_decode_pack_\(count)", ops: count, maxRepeats: 9,
+            summary: "parse a Connect-JSON pull response of \(grouped(count)) text changes and apply it") {
     let (changes, text) = typedChanges(count)
     let pack = ChangePack(key: "wire", checkpoint: Checkpoint(serverSeq: Int64(changes.count), clientSeq: 0), changes: changes)
     let body = PBPushPullChangesResponse(changePack: PBChangePack(pack)).json.bytes
@@ -84,7 +86,9 @@ func decodePackCase(changes count: Int) -> BenchCase {
 /// loaded into a fresh replica through a snapshot pack. `seconds` covers both; the line also
 /// gives each part and the snapshot's size.
 func snapshotTraceCase(name: String, trace traceName: String) -> BenchCase {
-  BenchCase(name: name, ops: 1, maxRepeats: 200) {
+  BenchCase(name: name, ops: 1, maxRepeats: 200,
+            summary: "snapshot the finished \(traceName) document and load it into a fresh replica",
+            trace: traceName) {
     let prepared: (trace: SequentialTrace, doc: Document)? = {
       guard let trace = try? TraceLoader.sequential(named: traceName) else { return nil }
       let doc = Document(key: "trace")

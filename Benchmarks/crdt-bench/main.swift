@@ -2,8 +2,10 @@
 // (test/bench/document_bench_test.go and array_bench_test.go) so the numbers line up.
 //
 //   swift run -c release crdt-bench                 every case
-//   swift run -c release crdt-bench --list          case names, one per line
+//   swift run -c release crdt-bench --list          case names, one per line, each with what it measures
 //   swift run -c release crdt-bench array_10000 …   only these cases
+//   swift run -c release crdt-bench --table …       a summary table on stdout (the default on a terminal)
+//   swift run -c release crdt-bench --json …        JSON lines on stdout (the default otherwise)
 //   swift run -c release crdt-bench --repeat 9      best of 9 runs per case (default 5)
 //   swift run -c release crdt-bench --windows …     also print the best run's per-window cost
 //                                                   (ns per op of each 1% of the loop) to stderr
@@ -11,6 +13,9 @@
 //   swift run -c release crdt-bench --cold-heap …   leave glibc's heap thresholds as they are
 //   CRDT_BENCH_TRIALS=1 crdt-bench …                 also print every run's seconds to stderr
 //                                                   (the first runs of a process are the cold ones)
+//   CRDT_TRACE_DIR=/path crdt-bench …                read the editing traces from /path instead of
+//                                                   Benchmarks/traces (a case whose trace file is
+//                                                   missing is skipped, with one line saying so)
 //
 // The C heap is settled first (Linux): glibc's thresholds for returning freed memory to the
 // kernel and for mapping large blocks are set to what glibc itself adopts once a process has
@@ -27,15 +32,31 @@
 // object_1000. Separate processes make every line independent of the cases before it, as
 // JMH forks a JVM per benchmark.
 //
-// stdout: one JSON line per case. `seconds` is the best run's measured region (setup and
-// verification excluded), `ns_per_op` = seconds / ops, `ok` = every run's result was checked
-// and correct. Growth cases add the per-op cost of the first and last tenth of the loop; the
-// 100,000 cases add `ns_per_op_vs_10000`, their per-op cost over the 10,000 variant's (when
-// both ran). Notes go to stderr. Exit status: 0 all ok, 1 a case failed, 2 bad arguments.
+// stdout, for tools (`--json`, the default when stdout is not a terminal): one JSON line per
+// case. `seconds` is the best run's measured region (setup and verification excluded),
+// `ns_per_op` = seconds / ops, `ok` = every run's result was checked and correct. Growth cases
+// add the per-op cost of the first and last tenth of the loop; the 100,000 cases add
+// `ns_per_op_vs_10000`, their per-op cost over the 10,000 variant's (when both ran).
+// stdout, for people (`--table`, the default on a terminal): one table row per case as it
+// ends (time in readable units, ns per op, ok), then a total line. Both flags print both.
+// A case whose trace file is missing is skipped with one line: its table row, or a note on
+// stderr without a table.
+// Notes go to stderr. Exit status: 0 every case that ran is ok (skipped cases included),
+// 1 a case failed, 2 bad arguments.
 import Foundation
 
 func usage() -> String {
-  "usage: crdt-bench [--list] [--repeat N] [--windows] [--in-process] [--cold-heap] [case …]\ncases:\n" + allCases.map { "  " + $0.name }.joined(separator: "\n")
+  "usage: crdt-bench [--list] [--table | --json] [--repeat N] [--windows] [--in-process] [--cold-heap] [case …]\n"
+    + "  --list         the cases, with what each measures\n"
+    + "  --table        a summary table on stdout (the default when stdout is a terminal)\n"
+    + "  --json         one JSON line per case on stdout (the default otherwise)\n"
+    + "  --repeat N     best of N runs per case (default 5; long trace cases run fewer)\n"
+    + "  --windows      also print the best run's ns per op in each 1% of the loop to stderr\n"
+    + "  --in-process   run every case in this process (default: one child process per case)\n"
+    + "  --cold-heap    leave glibc's heap thresholds at their defaults\n"
+    + "  --check-traces load and verify every editing trace in the trace folder\n"
+    + "environment: CRDT_TRACE_DIR (trace folder; default Benchmarks/traces), CRDT_BENCH_TRIALS=1 (every run's time)\n"
+    + "cases:\n" + listLines(allCases).map { "  " + $0 }.joined(separator: "\n")
 }
 
 var repeatCount = 5
@@ -44,6 +65,8 @@ var listOnly = false
 var printWindows = false
 var inProcess = false
 var coldHeap = false
+var wantTable = false
+var wantJSON = false
 /// `name=nsPerOp` of smaller variants measured by the parent (set for a child process).
 var baselines: [String: Double] = [:]
 var arguments = CommandLine.arguments.dropFirst()
@@ -57,6 +80,10 @@ while let argument = arguments.popFirst() {
     inProcess = true
   case "--cold-heap":
     coldHeap = true
+  case "--table":
+    wantTable = true
+  case "--json":
+    wantJSON = true
   case "--baseline":  // internal: NAME=NS, a smaller variant's ns per op measured in another process
     guard let text = arguments.popFirst(), let equals = text.firstIndex(of: "="),
       let value = Double(text[text.index(after: equals)...]) else {
@@ -112,9 +139,14 @@ if !coldHeap {
 #endif
 
 if listOnly {
-  for benchCase in allCases { print(benchCase.name) }
+  for line in listLines(allCases) { print(line) }
   exit(0)
 }
+
+// A terminal gets the table, anything else JSON lines, unless a flag says which.
+let stdoutIsTerminal = isatty(STDOUT_FILENO) != 0
+let printTable = wantTable || (!wantJSON && stdoutIsTerminal)
+let printJSON = wantJSON || (!wantTable && !stdoutIsTerminal)
 
 let known = Set(allCases.map(\.name))
 let unknown = selected.filter { !known.contains($0) }
@@ -128,22 +160,25 @@ let chosen = selected.isEmpty ? allCases : allCases.filter { selected.contains($
 note("crdt-bench: this is a debug build; run it with `swift run -c release crdt-bench` for real numbers")
 #endif
 if !inProcess || chosen.count > 1 {
-  note("crdt-bench: \(chosen.count) case\(chosen.count == 1 ? "" : "s"), best of \(repeatCount) runs each"
+  note("crdt-bench: \(chosen.count) case\(chosen.count == 1 ? "" : "s"), \(repeatCount == 1 ? "1 run" : "best of \(repeatCount) runs") each"
     + (!inProcess && chosen.count > 1 ? ", each in its own process" : "")
     + (coldHeap ? ", cold heap" : ""))
 }
 
 var allOK = true
 var nsPerOpByCase: [String: Double] = baselines
+var table = SummaryTable(cases: chosen)
+if printTable { table.printHeader() }
 
-/// Runs one case in a child process and forwards its JSON line; returns its ns per op.
-@MainActor func runIsolated(_ benchCase: BenchCase) -> (ok: Bool, nsPerOp: Double?) {
+/// Runs one case in a child process, forwards its JSON line (in JSON mode) and returns how it
+/// ended.
+@MainActor func runIsolated(_ benchCase: BenchCase) -> (ok: Bool, outcome: CaseOutcome) {
   let child = Process()
   child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
   #if os(Linux)
   child.executableURL = URL(fileURLWithPath: "/proc/self/exe")
   #endif
-  var childArguments = [benchCase.name, "--repeat", String(repeatCount), "--in-process"]
+  var childArguments = [benchCase.name, "--repeat", String(repeatCount), "--in-process", "--json"]
   if printWindows { childArguments.append("--windows") }
   if coldHeap { childArguments.append("--cold-heap") }
   if let smaller = benchCase.smallerVariant, let ns = nsPerOpByCase[smaller] {
@@ -156,27 +191,38 @@ var nsPerOpByCase: [String: Double] = baselines
     try child.run()
   } catch {
     note("crdt-bench: cannot start a process for \(benchCase.name): \(error)")
-    return (false, nil)
+    return (false, .noResult)
   }
   let data = output.fileHandleForReading.readDataToEndOfFile()
   child.waitUntilExit()
-  var nsPerOp: Double? = nil
+  var outcome = CaseOutcome.noResult
   for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
-    print(line)
-    if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-      let value = object["ns_per_op"] as? Double {
-      nsPerOp = value
-    }
+    if printJSON { print(line) }
+    guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+      object["case"] as? String == benchCase.name else { continue }
+    // A NaN time is written as null.
+    let seconds = (object["seconds"] as? NSNumber)?.doubleValue ?? .nan
+    let nsPerOp = (object["ns_per_op"] as? NSNumber)?.doubleValue ?? .nan
+    outcome = .measured(seconds: seconds, nsPerOp: nsPerOp, ok: (object["ok"] as? Bool) ?? false)
   }
   fflush(nil)
-  return (child.terminationStatus == 0, nsPerOp)
+  if child.terminationStatus != 0, case .measured(let seconds, let nsPerOp, true) = outcome {
+    outcome = .measured(seconds: seconds, nsPerOp: nsPerOp, ok: false)  // ended badly after its line
+  }
+  return (child.terminationStatus == 0, outcome)
 }
 
 let isolate = !inProcess && chosen.count > 1
 for benchCase in chosen {
+  if let trace = benchCase.trace, let reason = TraceFiles.missing(trace) {
+    // One line: the table's row when there is a table, else a note on stderr.
+    if printTable { table.printRow(benchCase.name, .skipped(reason)) } else { note("skip \(benchCase.name): \(reason)") }
+    continue
+  }
   if isolate {
     let result = runIsolated(benchCase)
-    if let ns = result.nsPerOp, ns.isFinite { nsPerOpByCase[benchCase.name] = ns }
+    if case .measured(_, let ns, _) = result.outcome, ns.isFinite { nsPerOpByCase[benchCase.name] = ns }
+    if printTable { table.printRow(benchCase.name, result.outcome) }
     if !result.ok { allOK = false }
     continue
   }
@@ -215,7 +261,8 @@ for benchCase in chosen {
       + (ratio < 3 ? " (consistent with O(log n))" : " — grows faster than O(log n)?"))
   }
   if nsPerOp.isFinite { nsPerOpByCase[benchCase.name] = nsPerOp }
-  print(jsonLine(fields))
+  if printJSON { print(jsonLine(fields)) }
+  if printTable { table.printRow(benchCase.name, .measured(seconds: seconds, nsPerOp: nsPerOp, ok: ok)) }
   fflush(nil)
 
   if prepareSeconds > 1 {
@@ -231,6 +278,7 @@ for benchCase in chosen {
   if !ok { allOK = false }
 }
 
+if printTable { table.printTotals() }
 if !allOK {
   note("crdt-bench: some cases failed")
   exit(1)
