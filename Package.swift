@@ -3,8 +3,11 @@
 import PackageDescription
 
 /// Compile-time switches, never on in production builds:
-/// - `CRDT_INTERNAL_CHECKS`: data structures verify their invariants after every mutation.
-///   Tests turn it on with `swift test -Xswiftc -DCRDT_INTERNAL_CHECKS`.
+/// - `CRDT_INTERNAL_CHECKS`: every document verifies all its invariants after every mutation
+///   (update, rollback, remote changes, snapshot load, garbage collection, setActor) and stops
+///   at the first violation; GC also cross-checks its safety table. `.ci/run` runs the CRDT
+///   suites with it (and AddressSanitizer); by hand:
+///   `swift test --sanitize=address -Xswiftc -DCRDT_INTERNAL_CHECKS --build-path .build/checked --filter CRDTTests`.
 let package = Package(
   name: "yorkie-swift",
   platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],

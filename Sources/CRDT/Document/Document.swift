@@ -72,10 +72,12 @@ public actor Document {
     } catch {
       context.isActive = false
       journal.rollBack(root)
+      verifyInvariants(after: "a rolled-back update")
       throw error
     }
     context.isActive = false
     journal.commit()
+    verifyInvariants(after: "an update")
     guard context.operationCount > 0 || presence.change != nil else { return }
 
     let change: Change
@@ -161,7 +163,8 @@ public actor Document {
   /// - Returns: the number of purged elements (with their descendants) and dead nodes.
   @discardableResult
   public func garbageCollect(minSyncedVersionVector: VersionVector) -> Int {
-    root.garbageCollect(minSyncedVersionVector)
+    defer { verifyInvariants(after: "garbage collection") }
+    return root.garbageCollect(minSyncedVersionVector)
   }
 
   // MARK: - Identity
@@ -203,6 +206,7 @@ public actor Document {
       replay.commit()
       localChanges = renamed
       root = rebuilt
+      verifyInvariants(after: "setActor")
     } else if old != .initial && !localChanges.isEmpty {
       throw YorkieError(.actorNotSet, "the replica writes as \(old) and has \(localChanges.count) pending change(s); it can take another actor only when none is pending")
     }
@@ -354,6 +358,7 @@ public actor Document {
     checkpoint = checkpoint.forwarded(to: pack.checkpoint)
     if let vector = pack.versionVector {
       _ = root.garbageCollect(vector)
+      verifyInvariants(after: "garbage collection of a change pack")
     }
     if pack.isRemoved && status != .removed {
       status = .removed
@@ -398,9 +403,11 @@ public actor Document {
       presenceMap = savedPresence
       onlineClients = savedOnline
       lastClientSeq = savedSeqs
+      verifyInvariants(after: "a rolled-back set of remote changes")
       throw error
     }
     journal.commit()
+    verifyInvariants(after: "applying remote changes")
     if emitting { emit(events) }
     return events
   }
@@ -472,6 +479,7 @@ public actor Document {
     }
     replay.commit()
     root = newRoot
+    verifyInvariants(after: "loading a snapshot")
     localChanges = kept
     presenceMap = presences
     lastClientSeq = [:]
@@ -643,6 +651,18 @@ public actor Document {
       let element = node.element.map { "\($0.createdAt)\($0.isRemoved ? "x" : "")" } ?? "-"
       return "[\(node.id) \(element) m\(node.movedAt.map { "\($0)" } ?? "") r\(node.removedAt.map { "\($0)" } ?? "")]"
     }.joined(separator: "\n")
+  }
+
+  /// With `CRDT_INTERNAL_CHECKS` (tests and CI build with it; release builds never do):
+  /// verifies every invariant after a mutation of the document and stops at the first
+  /// violation, naming the step. Every public call that mutates the document ends here, on
+  /// success and after a rollback.
+  @inline(__always) private func verifyInvariants(after step: @autoclosure () -> String) {
+    #if CRDT_INTERNAL_CHECKS
+    if let problem = checkInvariants() {
+      preconditionFailure("CRDT invariant broken after \(step()) of document \(key): \(problem)")
+    }
+    #endif
   }
 
   /// Verifies the invariants of every array and text in the document, and the text garbage

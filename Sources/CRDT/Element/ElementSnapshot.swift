@@ -120,9 +120,8 @@ package enum ElementSnapshot: Sendable, Equatable {
       }
       element = array
     case .text(let pieces, _):
-      let text = CRDTText(createdAt: meta.createdAt)
-      text.appendDecoded(pieces)
-      element = text
+      // Text snapshots are only made from texts (`init(_:)` below), never decoded from input.
+      element = CRDTText.copying(pieces, createdAt: meta.createdAt)
     }
     element.movedAt = meta.movedAt
     element.removedAt = meta.removedAt

@@ -1,17 +1,40 @@
 // Building a text from a snapshot: pieces appended in document order, indexed in one pass.
 extension CRDTText {
   /// Appends pieces exactly as a snapshot describes them, in document order.
-  package func appendDecoded(_ pieces: [ElementSnapshot.TextNode]) {
+  ///
+  /// - Throws: `invalidWireData` for a piece that repeats or comes after a later piece of its
+  ///   insertion; the pieces before it stay appended, so callers build a new text.
+  package func appendDecoded(_ pieces: [ElementSnapshot.TextNode]) throws(YorkieError) {
     var last = CRDTText.head
     while arena[Int(last)].next >= 0 { last = arena[Int(last)].next }
     var state = DecodeState(last: last)
     for piece in pieces {
       var content = piece.value
-      _ = content.withUTF8 { utf8 in
-        try? appendDecodedPiece(id: piece.id, utf8: utf8, removedAt: piece.removedAt, attributes: piece.attributes, state: &state)
+      let failure = content.withUTF8 { utf8 -> YorkieError? in
+        do throws(YorkieError) {
+          try appendDecodedPiece(id: piece.id, utf8: utf8, removedAt: piece.removedAt, attributes: piece.attributes, state: &state)
+          return nil
+        } catch {
+          return error
+        }
       }
+      if let failure { throw failure }
     }
     finishDecoding(&state)
+  }
+
+  /// A new text holding `pieces`, which were read off a text (``deepCopy()``, or an
+  /// ``ElementSnapshot`` made from an element): such pieces are in document order and never
+  /// repeat, so decoding them cannot fail; if it did, an invariant of the source text was
+  /// broken, and going on would spread the damage.
+  package static func copying(_ pieces: [ElementSnapshot.TextNode], createdAt: TimeTicket) -> CRDTText {
+    let text = CRDTText(createdAt: createdAt)
+    do {
+      try text.appendDecoded(pieces)
+    } catch {
+      preconditionFailure("pieces read off a text did not decode: \(error)")
+    }
+    return text
   }
 
   /// Sizes an empty text's insertion table for `count` decoded pieces.

@@ -163,9 +163,15 @@ extension CRDTText {
     while right >= 0 && arena[Int(right)].offset < gapEnd { right = arena[Int(right)].insNext }
     if right >= 0 { return previous(of: right) }
     if chainAnchor >= 0 { return chainAnchor }
-    if let fallback, let refined = refine(fallback),
-      let (left, _) = try? boundary(at: refined, editedAt: executedAt, journal: journal) {
-      return left
+    // The operation's own anchor is only a hint here: when it no longer resolves to a piece
+    // boundary (its piece was purged on this replica), the characters go after the head, the
+    // last fallback of Yorkie's findRestoreAnchor. `boundary` throws before it changes anything.
+    if let fallback, let refined = refine(fallback) {
+      do {
+        return try boundary(at: refined, editedAt: executedAt, journal: journal).left
+      } catch {
+        return CRDTText.head
+      }
     }
     return CRDTText.head
   }

@@ -717,14 +717,13 @@ package final class CRDTText: CRDTElement {
   // MARK: Element
 
   package override func deepCopy() -> CRDTElement {
-    let copy = CRDTText(createdAt: createdAt)
-    copy.movedAt = movedAt
-    copy.removedAt = removedAt
-    copy.appendDecoded(pieces.map { handle in
+    let copy = CRDTText.copying(pieces.map { handle in
       let node = nodes[Int(handle)]
       return ElementSnapshot.TextNode(id: node.id, value: content(of: handle), removedAt: node.removedAt,
                                       attributes: attributes(of: handle)?.entries ?? [])
-    })
+    }, createdAt: createdAt)
+    copy.movedAt = movedAt
+    copy.removedAt = removedAt
     return copy
   }
 
