@@ -7,7 +7,7 @@ import Foundation
 
 /// A wire-to-model conversion error at `path`.
 private func invalid(_ path: String, _ what: String) -> YorkieError {
-  YorkieError(.invalidWireData, "\(path): \(what)")
+  wireDataError(path, what)
 }
 
 // MARK: - Clocks
@@ -146,10 +146,12 @@ extension PBJSONElementSimple {
         default: throw invalid(path() + ".value", "a \(wireType) value holds another kind of element")
         }
       case .tree:
-        throw YorkieError(.unsupported, "\(path()): Tree elements are not supported by this SDK yet")
+        throw YorkieError(.unsupported, "\(path()): Tree elements are not supported by this SDK yet", field: path())
       }
-    } catch let error as YorkieError where error.code == .invalidWireData && !error.message.hasPrefix(path()) {
-      throw invalid(path(), error.message)
+    } catch let error as YorkieError where error.code == .invalidWireData && error.field == nil {
+      // The model's decoders (primitive payloads, binary elements) do not know where their
+      // input sits; errors raised here already name their field and pass through unchanged.
+      throw YorkieError(.invalidWireData, "\(path()): \(error.message)", field: path(), underlying: error)
     }
   }
 }
@@ -279,9 +281,9 @@ extension PBOperation {
                     from: try op.from.required(p() + ".from"), to: try op.to.required(p() + ".to"), attributes: op.attributes,
                     attributesToRemove: op.attributesToRemove, executedAt: try op.executedAt.required(p() + ".executedAt"))
     case .treeEdit:
-      throw YorkieError(.unsupported, "\(path()).treeEdit: Tree operations are not supported by this SDK yet")
+      throw YorkieError(.unsupported, "\(path()).treeEdit: Tree operations are not supported by this SDK yet", field: path() + ".treeEdit")
     case .treeStyle:
-      throw YorkieError(.unsupported, "\(path()).treeStyle: Tree operations are not supported by this SDK yet")
+      throw YorkieError(.unsupported, "\(path()).treeStyle: Tree operations are not supported by this SDK yet", field: path() + ".treeStyle")
     }
   }
 }

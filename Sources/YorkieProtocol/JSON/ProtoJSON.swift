@@ -52,14 +52,14 @@ package struct ProtoJSONReader {
     switch json {
     case .object(let members): self.members = members
     case .null: self.members = []
-    default: throw YorkieError(.invalidWireData, "\(path): expected an object, found \(json.kind)")
+    default: throw wireDataError(path, "expected an object, found \(json.kind)")
     }
     self.path = path
     hasSnakeCase = members.contains { $0.key.utf8.contains(UInt8(ascii: "_")) }
   }
 
   package func error(_ field: String, _ what: String) -> YorkieError {
-    YorkieError(.invalidWireData, "\(path).\(field): \(what)")
+    wireDataError("\(path).\(field)", what)
   }
 
   /// The member `name` (or its snake_case spelling); nil when absent or null.
@@ -175,7 +175,10 @@ package struct ProtoJSONReader {
     do {
       return try M(json: json, path: "")
     } catch let error as YorkieError {
-      throw YorkieError(error.code, path + suffix() + error.message, underlying: error.underlying)
+      // Errors are built relative to the nested message (their field starts with `.`), so
+      // prefixing both the field and the sentence with where it sits keeps them in step.
+      let prefix = path + suffix()
+      throw YorkieError(error.code, prefix + error.message, field: error.field.map { prefix + $0 }, underlying: error.underlying)
     }
   }
 
@@ -245,7 +248,7 @@ package struct ProtoJSONReader {
   /// Which of `names` (a oneof's members) is present; more than one is an error.
   package func oneof(_ names: [String]) throws -> String? {
     let present = names.filter { has($0) }
-    guard present.count <= 1 else { throw YorkieError(.invalidWireData, "\(path): more than one of \(present.joined(separator: ", ")) is set") }
+    guard present.count <= 1 else { throw wireDataError(path, "more than one of \(present.joined(separator: ", ")) is set") }
     return present.first
   }
 }
@@ -315,6 +318,13 @@ package struct ProtoJSONWriter {
   package mutating func raw(_ name: String, _ value: WireJSON) {
     members.append(.init(name, value))
   }
+}
+
+/// An `invalidWireData` error about the input field at `field` (a path such as
+/// `changePack.changes[0].id`): the sentence starts with the path, and ``YorkieError/field``
+/// holds it for code to match on.
+package func wireDataError(_ field: String, _ what: String) -> YorkieError {
+  YorkieError(.invalidWireData, "\(field): \(what)", field: field)
 }
 
 /// Decodes base64 in the standard or URL-safe alphabet, padded or not.

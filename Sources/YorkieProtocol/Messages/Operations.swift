@@ -19,7 +19,7 @@ package enum PBOperation: ProtoMessage {
   package init(json: WireJSON, path: String) throws {
     let r = try ProtoJSONReader(json, path: path)
     guard let member = try r.oneof(PBOperation.members) else {
-      throw YorkieError(.invalidWireData, "\(path): an operation without a body (one of \(PBOperation.members.joined(separator: ", ")))")
+      throw wireDataError(path, "an operation without a body (one of \(PBOperation.members.joined(separator: ", ")))")
     }
     let body = r.value(member)!
     let p = "\(path).\(member)"

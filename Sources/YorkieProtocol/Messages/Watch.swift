@@ -33,7 +33,7 @@ package enum PBChannelEventType: Int32, ProtoEnum {
 /// Reads a oneof whose members are messages: exactly one must be present.
 private func oneofMember(_ r: ProtoJSONReader, _ names: [String], what: String) throws -> (String, WireJSON, String) {
   guard let name = try r.oneof(names), let value = r.value(name) else {
-    throw YorkieError(.invalidWireData, "\(r.path): \(what) without any of \(names.joined(separator: ", "))")
+    throw wireDataError(r.path, "\(what) without any of \(names.joined(separator: ", "))")
   }
   return (name, value, "\(r.path).\(name)")
 }
