@@ -12,7 +12,7 @@ private func invalid(_ path: String, _ what: String) -> YorkieError {
 
 // MARK: - Clocks
 
-extension PBTimeTicket {
+extension WireTimeTicket {
   /// The wire form of a ticket.
   package init(_ ticket: TimeTicket) {
     self.init(lamport: ticket.lamport, delimiter: ticket.delimiter, actorID: ticket.actorID.bytes)
@@ -27,7 +27,7 @@ extension PBTimeTicket {
   }
 }
 
-extension Optional where Wrapped == PBTimeTicket {
+extension Optional where Wrapped == WireTimeTicket {
   /// The ticket, which must be present.
   package func required(_ path: @autoclosure () -> String) throws -> TimeTicket {
     guard let ticket = self else { throw invalid(path(), "is required") }
@@ -35,7 +35,7 @@ extension Optional where Wrapped == PBTimeTicket {
   }
 }
 
-extension PBVersionVector {
+extension WireVersionVector {
   /// The wire form of a vector: base64 actor keys, lamport values.
   package init(_ vector: VersionVector) {
     var entries: [String: Int64] = [:]
@@ -56,11 +56,11 @@ extension PBVersionVector {
   }
 }
 
-extension PBChangeID {
+extension WireChangeID {
   /// The wire form of a change ID.
   package init(_ id: ChangeID) {
     self.init(clientSeq: id.clientSeq, serverSeq: id.serverSeq, lamport: id.lamport, actorID: id.actorID.bytes,
-              versionVector: PBVersionVector(id.versionVector))
+              versionVector: WireVersionVector(id.versionVector))
   }
 
   /// The change ID.
@@ -73,7 +73,7 @@ extension PBChangeID {
   }
 }
 
-extension PBCheckpoint {
+extension WireCheckpoint {
   /// The wire form of a checkpoint.
   package init(_ checkpoint: Checkpoint) {
     self.init(serverSeq: checkpoint.serverSeq, clientSeq: checkpoint.clientSeq)
@@ -112,8 +112,8 @@ extension PBJSONElementSimple {
       type = .integerDedupCnt
       value = Data(((element.materialize() as? CRDTCounter)?.value ?? .int(0)).wireBytes)
     }
-    self.init(createdAt: PBTimeTicket(meta.createdAt), movedAt: meta.movedAt.map(PBTimeTicket.init),
-              removedAt: meta.removedAt.map(PBTimeTicket.init), type: type, value: value)
+    self.init(createdAt: WireTimeTicket(meta.createdAt), movedAt: meta.movedAt.map(WireTimeTicket.init),
+              removedAt: meta.removedAt.map(WireTimeTicket.init), type: type, value: value)
   }
 
   /// The element this value describes.
@@ -159,7 +159,7 @@ extension PBJSONElementSimple {
 extension PBTextNodePos {
   /// The wire form of a text position.
   package init(_ position: TextPosition) {
-    self.init(createdAt: PBTimeTicket(position.createdAt), offset: position.offset, relativeOffset: position.relativeOffset)
+    self.init(createdAt: WireTimeTicket(position.createdAt), offset: position.offset, relativeOffset: position.relativeOffset)
   }
 }
 
@@ -180,39 +180,39 @@ extension PBOperation {
   package init(_ operation: CRDT.Operation) {
     switch operation {
     case let .set(parent, key, value, executedAt):
-      self = .set(Set(parentCreatedAt: PBTimeTicket(parent), key: key, value: PBJSONElementSimple(value.snapshot),
-                      executedAt: PBTimeTicket(executedAt)))
+      self = .set(Set(parentCreatedAt: WireTimeTicket(parent), key: key, value: PBJSONElementSimple(value.snapshot),
+                      executedAt: WireTimeTicket(executedAt)))
     case let .add(parent, previous, value, executedAt):
-      self = .add(Add(parentCreatedAt: PBTimeTicket(parent), prevCreatedAt: PBTimeTicket(previous),
-                      value: PBJSONElementSimple(value.snapshot), executedAt: PBTimeTicket(executedAt)))
+      self = .add(Add(parentCreatedAt: WireTimeTicket(parent), prevCreatedAt: WireTimeTicket(previous),
+                      value: PBJSONElementSimple(value.snapshot), executedAt: WireTimeTicket(executedAt)))
     case let .move(parent, previous, createdAt, executedAt):
-      self = .move(Move(parentCreatedAt: PBTimeTicket(parent), prevCreatedAt: PBTimeTicket(previous),
-                        createdAt: PBTimeTicket(createdAt), executedAt: PBTimeTicket(executedAt)))
+      self = .move(Move(parentCreatedAt: WireTimeTicket(parent), prevCreatedAt: WireTimeTicket(previous),
+                        createdAt: WireTimeTicket(createdAt), executedAt: WireTimeTicket(executedAt)))
     case let .remove(parent, createdAt, executedAt):
-      self = .remove(Remove(parentCreatedAt: PBTimeTicket(parent), createdAt: PBTimeTicket(createdAt),
-                            executedAt: PBTimeTicket(executedAt)))
+      self = .remove(Remove(parentCreatedAt: WireTimeTicket(parent), createdAt: WireTimeTicket(createdAt),
+                            executedAt: WireTimeTicket(executedAt)))
     case let .arraySet(parent, createdAt, value, executedAt):
-      self = .arraySet(ArraySet(parentCreatedAt: PBTimeTicket(parent), createdAt: PBTimeTicket(createdAt),
-                                value: PBJSONElementSimple(value.snapshot), executedAt: PBTimeTicket(executedAt)))
+      self = .arraySet(ArraySet(parentCreatedAt: WireTimeTicket(parent), createdAt: WireTimeTicket(createdAt),
+                                value: PBJSONElementSimple(value.snapshot), executedAt: WireTimeTicket(executedAt)))
     case let .increase(parent, value, executedAt):
       let operand = ElementSnapshot.primitive(value, .init(createdAt: executedAt))
-      self = .increase(Increase(parentCreatedAt: PBTimeTicket(parent), value: PBJSONElementSimple(operand),
-                                executedAt: PBTimeTicket(executedAt)))
+      self = .increase(Increase(parentCreatedAt: WireTimeTicket(parent), value: PBJSONElementSimple(operand),
+                                executedAt: WireTimeTicket(executedAt)))
     case .edit(let edit):
-      self = .edit(Edit(parentCreatedAt: PBTimeTicket(edit.parentCreatedAt), from: PBTextNodePos(edit.from), to: PBTextNodePos(edit.to),
-                        content: edit.content, executedAt: PBTimeTicket(edit.executedAt), attributes: edit.attributes ?? [:]))
+      self = .edit(Edit(parentCreatedAt: WireTimeTicket(edit.parentCreatedAt), from: PBTextNodePos(edit.from), to: PBTextNodePos(edit.to),
+                        content: edit.content, executedAt: WireTimeTicket(edit.executedAt), attributes: edit.attributes ?? [:]))
     case let .style(parent, from, to, attributes, attributesToRemove, executedAt):
-      self = .style(Style(parentCreatedAt: PBTimeTicket(parent), from: PBTextNodePos(from), to: PBTextNodePos(to),
-                          attributes: attributes, executedAt: PBTimeTicket(executedAt), attributesToRemove: attributesToRemove))
+      self = .style(Style(parentCreatedAt: WireTimeTicket(parent), from: PBTextNodePos(from), to: PBTextNodePos(to),
+                          attributes: attributes, executedAt: WireTimeTicket(executedAt), attributesToRemove: attributesToRemove))
     case let .restoreEdit(parent, from, to, restoreSpans, restoreMode, retombstoneSpans, executedAt):
-      self = .edit(Edit(parentCreatedAt: PBTimeTicket(parent), from: PBTextNodePos(from), to: PBTextNodePos(to),
-                        executedAt: PBTimeTicket(executedAt), restoreSpans: restoreSpans.map(PBRestoreSpan.init),
+      self = .edit(Edit(parentCreatedAt: WireTimeTicket(parent), from: PBTextNodePos(from), to: PBTextNodePos(to),
+                        executedAt: WireTimeTicket(executedAt), restoreSpans: restoreSpans.map(PBRestoreSpan.init),
                         restoreMode: PBRestoreMode(rawValue: restoreMode.rawValue) ?? .unspecified,
                         retombstoneSpans: retombstoneSpans.map(PBRestoreSpan.init)))
     case let .dedupIncrease(parent, value, actor, executedAt):
       let operand = ElementSnapshot.primitive(value, .init(createdAt: executedAt))
-      self = .increase(Increase(parentCreatedAt: PBTimeTicket(parent), value: PBJSONElementSimple(operand),
-                                executedAt: PBTimeTicket(executedAt), actor: actor))
+      self = .increase(Increase(parentCreatedAt: WireTimeTicket(parent), value: PBJSONElementSimple(operand),
+                                executedAt: WireTimeTicket(executedAt), actor: actor))
     }
   }
 
@@ -291,7 +291,7 @@ extension PBOperation {
 extension PBRestoreSpan {
   /// The wire form of a restore span.
   package init(_ span: RestoreSpan) {
-    self.init(createdAt: PBTimeTicket(span.createdAt), start: span.start, end: span.end, content: span.content,
+    self.init(createdAt: WireTimeTicket(span.createdAt), start: span.start, end: span.end, content: span.content,
               attributes: span.attributes)
   }
 
@@ -307,12 +307,12 @@ extension PBRestoreSpan {
 
 // MARK: - Changes and packs
 
-extension PBPresenceChange {
+extension WirePresenceChange {
   /// The wire form of a presence change: values as JSON text, as every Yorkie SDK writes them.
   package init(_ change: PresenceChange) {
     switch change {
     case .put(let data):
-      self.init(type: .put, presence: PBPresence(data: data.mapValues(\.jsonString)))
+      self.init(type: .put, presence: WirePresence(data: data.mapValues(\.jsonString)))
     case .clear:
       self.init(type: .clear, presence: nil)
     }
@@ -332,12 +332,12 @@ extension PBPresenceChange {
   }
 }
 
-extension PBChange {
+extension WireChange {
   /// The wire form of a change.
   package init(_ change: Change) {
-    self.init(id: PBChangeID(change.id), message: change.message ?? "",
+    self.init(id: WireChangeID(change.id), message: change.message ?? "",
               operations: change.operations.map { PBOperation($0) },
-              presenceChange: change.presenceChange.map(PBPresenceChange.init))
+              presenceChange: change.presenceChange.map(WirePresenceChange.init))
   }
 
   /// The change.
@@ -353,12 +353,12 @@ extension PBChange {
   }
 }
 
-extension PBChangePack {
+extension WireChangePack {
   /// The wire form of a pack.
   package init(_ pack: ChangePack) {
-    self.init(documentKey: pack.key, checkpoint: PBCheckpoint(pack.checkpoint), snapshot: pack.snapshot ?? Data(),
-              changes: pack.changes.map(PBChange.init), minSyncedTicket: nil, isRemoved: pack.isRemoved,
-              versionVector: pack.versionVector.map(PBVersionVector.init))
+    self.init(documentKey: pack.key, checkpoint: WireCheckpoint(pack.checkpoint), snapshot: pack.snapshot ?? Data(),
+              changes: pack.changes.map(WireChange.init), minSyncedTicket: nil, isRemoved: pack.isRemoved,
+              versionVector: pack.versionVector.map(WireVersionVector.init))
   }
 
   /// The pack. A missing checkpoint reads as the initial one (servers always send it; the dev

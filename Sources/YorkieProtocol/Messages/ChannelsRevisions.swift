@@ -5,7 +5,7 @@ import Foundation
 // Written from a field table (see yorkie-protocol.md sections 3 and 4.11).
 
 /// `BroadcastRequest`: a message to every other watcher of a channel.
-package struct PBBroadcastRequest: ProtoMessage {
+package struct BroadcastRequest: ProtoMessage {
   package var clientID: String
   package var channelKey: String
   package var topic: String
@@ -34,7 +34,7 @@ package struct PBBroadcastRequest: ProtoMessage {
 }
 
 /// `BroadcastResponse` (empty).
-package struct PBBroadcastResponse: ProtoMessage {
+package struct BroadcastResponse: ProtoMessage {
   package init() {}
 
   package init(json: WireJSON, path: String) throws {
@@ -45,7 +45,7 @@ package struct PBBroadcastResponse: ProtoMessage {
 }
 
 /// `AttachChannelRequest`.
-package struct PBAttachChannelRequest: ProtoMessage {
+package struct AttachChannelRequest: ProtoMessage {
   package var clientID: String
   package var channelKey: String
 
@@ -68,7 +68,7 @@ package struct PBAttachChannelRequest: ProtoMessage {
 }
 
 /// `AttachChannelResponse`.
-package struct PBAttachChannelResponse: ProtoMessage {
+package struct AttachChannelResponse: ProtoMessage {
   package var sessionID: String
   package var sessionCount: Int64
 
@@ -91,7 +91,7 @@ package struct PBAttachChannelResponse: ProtoMessage {
 }
 
 /// `DetachChannelRequest`.
-package struct PBDetachChannelRequest: ProtoMessage {
+package struct DetachChannelRequest: ProtoMessage {
   package var clientID: String
   package var channelKey: String
   package var sessionID: String
@@ -117,7 +117,7 @@ package struct PBDetachChannelRequest: ProtoMessage {
 }
 
 /// `DetachChannelResponse`.
-package struct PBDetachChannelResponse: ProtoMessage {
+package struct DetachChannelResponse: ProtoMessage {
   package var sessionCount: Int64
 
   package init(sessionCount: Int64 = 0) {
@@ -137,7 +137,7 @@ package struct PBDetachChannelResponse: ProtoMessage {
 }
 
 /// `RefreshChannelRequest`: heartbeat, or a first call that activates and attaches at once.
-package struct PBRefreshChannelRequest: ProtoMessage {
+package struct RefreshChannelRequest: ProtoMessage {
   package var clientID: String
   package var channelKey: String
   package var sessionID: String
@@ -169,7 +169,7 @@ package struct PBRefreshChannelRequest: ProtoMessage {
 }
 
 /// `RefreshChannelResponse`.
-package struct PBRefreshChannelResponse: ProtoMessage {
+package struct RefreshChannelResponse: ProtoMessage {
   package var sessionCount: Int64
   package var clientID: String
   package var sessionID: String
@@ -195,7 +195,7 @@ package struct PBRefreshChannelResponse: ProtoMessage {
 }
 
 /// `PeekChannelRequest`.
-package struct PBPeekChannelRequest: ProtoMessage {
+package struct PeekChannelRequest: ProtoMessage {
   package var channelKey: String
 
   package init(channelKey: String = "") {
@@ -215,7 +215,7 @@ package struct PBPeekChannelRequest: ProtoMessage {
 }
 
 /// `PeekChannelResponse`.
-package struct PBPeekChannelResponse: ProtoMessage {
+package struct PeekChannelResponse: ProtoMessage {
   package var sessionCount: Int64
 
   package init(sessionCount: Int64 = 0) {
@@ -235,7 +235,7 @@ package struct PBPeekChannelResponse: ProtoMessage {
 }
 
 /// `RevisionSummary`: `snapshot` is YSON text; `createdAt` an RFC 3339 timestamp.
-package struct PBRevisionSummary: ProtoMessage {
+package struct WireRevisionSummary: ProtoMessage {
   package var id: String
   package var label: String
   package var description: String
@@ -267,7 +267,7 @@ package struct PBRevisionSummary: ProtoMessage {
 }
 
 /// `CreateRevisionRequest`.
-package struct PBCreateRevisionRequest: ProtoMessage {
+package struct CreateRevisionRequest: ProtoMessage {
   package var clientID: String
   package var documentID: String
   package var label: String
@@ -296,10 +296,10 @@ package struct PBCreateRevisionRequest: ProtoMessage {
 }
 
 /// `CreateRevisionResponse`.
-package struct PBCreateRevisionResponse: ProtoMessage {
-  package var revision: PBRevisionSummary?
+package struct CreateRevisionResponse: ProtoMessage {
+  package var revision: WireRevisionSummary?
 
-  package init(revision: PBRevisionSummary? = nil) {
+  package init(revision: WireRevisionSummary? = nil) {
     self.revision = revision
   }
 
@@ -316,7 +316,7 @@ package struct PBCreateRevisionResponse: ProtoMessage {
 }
 
 /// `GetRevisionRequest`.
-package struct PBGetRevisionRequest: ProtoMessage {
+package struct GetRevisionRequest: ProtoMessage {
   package var clientID: String
   package var documentID: String
   package var revisionID: String
@@ -342,10 +342,10 @@ package struct PBGetRevisionRequest: ProtoMessage {
 }
 
 /// `GetRevisionResponse`.
-package struct PBGetRevisionResponse: ProtoMessage {
-  package var revision: PBRevisionSummary?
+package struct GetRevisionResponse: ProtoMessage {
+  package var revision: WireRevisionSummary?
 
-  package init(revision: PBRevisionSummary? = nil) {
+  package init(revision: WireRevisionSummary? = nil) {
     self.revision = revision
   }
 
@@ -362,7 +362,7 @@ package struct PBGetRevisionResponse: ProtoMessage {
 }
 
 /// `ListRevisionsRequest`.
-package struct PBListRevisionsRequest: ProtoMessage {
+package struct ListRevisionsRequest: ProtoMessage {
   package var clientID: String
   package var documentID: String
   package var pageSize: Int32
@@ -394,10 +394,10 @@ package struct PBListRevisionsRequest: ProtoMessage {
 }
 
 /// `ListRevisionsResponse`.
-package struct PBListRevisionsResponse: ProtoMessage {
-  package var revisions: [PBRevisionSummary]
+package struct ListRevisionsResponse: ProtoMessage {
+  package var revisions: [WireRevisionSummary]
 
-  package init(revisions: [PBRevisionSummary] = []) {
+  package init(revisions: [WireRevisionSummary] = []) {
     self.revisions = revisions
   }
 
@@ -414,7 +414,7 @@ package struct PBListRevisionsResponse: ProtoMessage {
 }
 
 /// `RestoreRevisionRequest`.
-package struct PBRestoreRevisionRequest: ProtoMessage {
+package struct RestoreRevisionRequest: ProtoMessage {
   package var clientID: String
   package var documentID: String
   package var revisionID: String
@@ -440,7 +440,7 @@ package struct PBRestoreRevisionRequest: ProtoMessage {
 }
 
 /// `RestoreRevisionResponse` (empty).
-package struct PBRestoreRevisionResponse: ProtoMessage {
+package struct RestoreRevisionResponse: ProtoMessage {
   package init() {}
 
   package init(json: WireJSON, path: String) throws {

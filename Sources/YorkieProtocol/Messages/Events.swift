@@ -5,7 +5,7 @@ import Foundation
 // Written from a field table (see yorkie-protocol.md sections 3 and 4.11).
 
 /// `WatchDocumentRequest` (deprecated shim of Watch).
-package struct PBWatchDocumentRequest: ProtoMessage {
+package struct WatchDocumentRequest: ProtoMessage {
   package var clientID: String
   package var documentID: String
 
@@ -28,7 +28,7 @@ package struct PBWatchDocumentRequest: ProtoMessage {
 }
 
 /// `WatchChannelRequest` (deprecated shim of Watch).
-package struct PBWatchChannelRequest: ProtoMessage {
+package struct WatchChannelRequest: ProtoMessage {
   package var clientID: String
   package var channelKey: String
 
@@ -51,7 +51,7 @@ package struct PBWatchChannelRequest: ProtoMessage {
 }
 
 /// `DocEventBody`.
-package struct PBDocEventBody: ProtoMessage {
+package struct WireDocEventBody: ProtoMessage {
   package var topic: String
   package var payload: Data
 
@@ -74,12 +74,12 @@ package struct PBDocEventBody: ProtoMessage {
 }
 
 /// `DocEvent`: a missing `type` is DOCUMENT_CHANGED.
-package struct PBDocEvent: ProtoMessage {
-  package var type: PBDocEventType
+package struct WireDocEvent: ProtoMessage {
+  package var type: WireDocEvent.Kind
   package var publisher: String
-  package var body: PBDocEventBody?
+  package var body: WireDocEventBody?
 
-  package init(type: PBDocEventType = .documentChanged, publisher: String = "", body: PBDocEventBody? = nil) {
+  package init(type: WireDocEvent.Kind = .documentChanged, publisher: String = "", body: WireDocEventBody? = nil) {
     self.type = type
     self.publisher = publisher
     self.body = body
@@ -100,15 +100,15 @@ package struct PBDocEvent: ProtoMessage {
 }
 
 /// `ChannelEvent`: presence counts and broadcasts.
-package struct PBChannelEvent: ProtoMessage {
-  package var type: PBChannelEventType
+package struct WireChannelEvent: ProtoMessage {
+  package var type: WireChannelEvent.Kind
   package var publisher: String
   package var sessionCount: Int64
   package var seq: Int64
   package var topic: String
   package var payload: Data
 
-  package init(type: PBChannelEventType = .unspecified, publisher: String = "", sessionCount: Int64 = 0, seq: Int64 = 0, topic: String = "", payload: Data = Data()) {
+  package init(type: WireChannelEvent.Kind = .unspecified, publisher: String = "", sessionCount: Int64 = 0, seq: Int64 = 0, topic: String = "", payload: Data = Data()) {
     self.type = type
     self.publisher = publisher
     self.sessionCount = sessionCount
@@ -135,7 +135,7 @@ package struct PBChannelEvent: ProtoMessage {
 }
 
 /// `WatchResponse.Initialization.DocumentInit`.
-package struct PBDocumentInit: ProtoMessage {
+package struct WireDocumentInit: ProtoMessage {
   package var documentID: String
   package var clientIDs: [String]
 
@@ -158,7 +158,7 @@ package struct PBDocumentInit: ProtoMessage {
 }
 
 /// `WatchResponse.Initialization.ChannelInit`.
-package struct PBChannelInit: ProtoMessage {
+package struct WireChannelInit: ProtoMessage {
   package var channelKey: String
   package var sessionCount: Int64
   package var seq: Int64
@@ -184,7 +184,7 @@ package struct PBChannelInit: ProtoMessage {
 }
 
 /// `ResourceDescriptor.document`.
-package struct PBDocumentResource: ProtoMessage {
+package struct WireDocumentResource: ProtoMessage {
   package var documentID: String
 
   package init(documentID: String = "") {
@@ -204,7 +204,7 @@ package struct PBDocumentResource: ProtoMessage {
 }
 
 /// `ResourceDescriptor.channel`.
-package struct PBChannelResource: ProtoMessage {
+package struct WireChannelResource: ProtoMessage {
   package var channelKey: String
 
   package init(channelKey: String = "") {
@@ -224,11 +224,11 @@ package struct PBChannelResource: ProtoMessage {
 }
 
 /// `WatchResponse.Event.docEvent`.
-package struct PBDocumentEventResponse: ProtoMessage {
+package struct WireWatchDocumentEvent: ProtoMessage {
   package var documentID: String
-  package var event: PBDocEvent?
+  package var event: WireDocEvent?
 
-  package init(documentID: String = "", event: PBDocEvent? = nil) {
+  package init(documentID: String = "", event: WireDocEvent? = nil) {
     self.documentID = documentID
     self.event = event
   }
@@ -247,11 +247,11 @@ package struct PBDocumentEventResponse: ProtoMessage {
 }
 
 /// `WatchResponse.Event.channelEvent`.
-package struct PBChannelEventResponse: ProtoMessage {
+package struct WireWatchChannelEvent: ProtoMessage {
   package var channelKey: String
-  package var event: PBChannelEvent?
+  package var event: WireChannelEvent?
 
-  package init(channelKey: String = "", event: PBChannelEvent? = nil) {
+  package init(channelKey: String = "", event: WireChannelEvent? = nil) {
     self.channelKey = channelKey
     self.event = event
   }
@@ -270,7 +270,7 @@ package struct PBChannelEventResponse: ProtoMessage {
 }
 
 /// `WatchDocumentResponse.Initialization`.
-package struct PBWatchDocumentInitialization: ProtoMessage {
+package struct WireWatchDocumentInitialization: ProtoMessage {
   package var clientIDs: [String]
 
   package init(clientIDs: [String] = []) {
@@ -290,7 +290,7 @@ package struct PBWatchDocumentInitialization: ProtoMessage {
 }
 
 /// `WatchChannelResponse.Initialized`.
-package struct PBWatchChannelInitialized: ProtoMessage {
+package struct WireWatchChannelInitialized: ProtoMessage {
   package var sessionCount: Int64
   package var seq: Int64
 

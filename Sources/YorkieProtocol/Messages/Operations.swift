@@ -54,12 +54,12 @@ package enum PBOperation: ProtoMessage {
 
   /// `Operation.Set`: assign an object member.
   package struct Set: ProtoMessage {
-    package var parentCreatedAt: PBTimeTicket?
+    package var parentCreatedAt: WireTimeTicket?
     package var key: String
     package var value: PBJSONElementSimple?
-    package var executedAt: PBTimeTicket?
+    package var executedAt: WireTimeTicket?
 
-    package init(parentCreatedAt: PBTimeTicket? = nil, key: String = "", value: PBJSONElementSimple? = nil, executedAt: PBTimeTicket? = nil) {
+    package init(parentCreatedAt: WireTimeTicket? = nil, key: String = "", value: PBJSONElementSimple? = nil, executedAt: WireTimeTicket? = nil) {
       self.parentCreatedAt = parentCreatedAt
       self.key = key
       self.value = value
@@ -84,13 +84,13 @@ package enum PBOperation: ProtoMessage {
 
   /// `Operation.Add`: insert into an array after a position.
   package struct Add: ProtoMessage {
-    package var parentCreatedAt: PBTimeTicket?
-    package var prevCreatedAt: PBTimeTicket?
+    package var parentCreatedAt: WireTimeTicket?
+    package var prevCreatedAt: WireTimeTicket?
     package var value: PBJSONElementSimple?
-    package var executedAt: PBTimeTicket?
+    package var executedAt: WireTimeTicket?
 
-    package init(parentCreatedAt: PBTimeTicket? = nil, prevCreatedAt: PBTimeTicket? = nil, value: PBJSONElementSimple? = nil,
-                 executedAt: PBTimeTicket? = nil) {
+    package init(parentCreatedAt: WireTimeTicket? = nil, prevCreatedAt: WireTimeTicket? = nil, value: PBJSONElementSimple? = nil,
+                 executedAt: WireTimeTicket? = nil) {
       self.parentCreatedAt = parentCreatedAt
       self.prevCreatedAt = prevCreatedAt
       self.value = value
@@ -115,13 +115,13 @@ package enum PBOperation: ProtoMessage {
 
   /// `Operation.Move`: move an array element after a position.
   package struct Move: ProtoMessage {
-    package var parentCreatedAt: PBTimeTicket?
-    package var prevCreatedAt: PBTimeTicket?
-    package var createdAt: PBTimeTicket?
-    package var executedAt: PBTimeTicket?
+    package var parentCreatedAt: WireTimeTicket?
+    package var prevCreatedAt: WireTimeTicket?
+    package var createdAt: WireTimeTicket?
+    package var executedAt: WireTimeTicket?
 
-    package init(parentCreatedAt: PBTimeTicket? = nil, prevCreatedAt: PBTimeTicket? = nil, createdAt: PBTimeTicket? = nil,
-                 executedAt: PBTimeTicket? = nil) {
+    package init(parentCreatedAt: WireTimeTicket? = nil, prevCreatedAt: WireTimeTicket? = nil, createdAt: WireTimeTicket? = nil,
+                 executedAt: WireTimeTicket? = nil) {
       self.parentCreatedAt = parentCreatedAt
       self.prevCreatedAt = prevCreatedAt
       self.createdAt = createdAt
@@ -146,11 +146,11 @@ package enum PBOperation: ProtoMessage {
 
   /// `Operation.Remove`: remove an object member or array element.
   package struct Remove: ProtoMessage {
-    package var parentCreatedAt: PBTimeTicket?
-    package var createdAt: PBTimeTicket?
-    package var executedAt: PBTimeTicket?
+    package var parentCreatedAt: WireTimeTicket?
+    package var createdAt: WireTimeTicket?
+    package var executedAt: WireTimeTicket?
 
-    package init(parentCreatedAt: PBTimeTicket? = nil, createdAt: PBTimeTicket? = nil, executedAt: PBTimeTicket? = nil) {
+    package init(parentCreatedAt: WireTimeTicket? = nil, createdAt: WireTimeTicket? = nil, executedAt: WireTimeTicket? = nil) {
       self.parentCreatedAt = parentCreatedAt
       self.createdAt = createdAt
       self.executedAt = executedAt
@@ -173,19 +173,19 @@ package enum PBOperation: ProtoMessage {
 
   /// `Operation.Edit`: replace a range of a text (and, with restore spans, undo/redo).
   package struct Edit: ProtoMessage {
-    package var parentCreatedAt: PBTimeTicket?
+    package var parentCreatedAt: WireTimeTicket?
     package var from: PBTextNodePos?
     package var to: PBTextNodePos?
-    package var createdAtMapByActor: [String: PBTimeTicket]
+    package var createdAtMapByActor: [String: WireTimeTicket]
     package var content: String
-    package var executedAt: PBTimeTicket?
+    package var executedAt: WireTimeTicket?
     package var attributes: [String: String]
     package var restoreSpans: [PBRestoreSpan]
     package var restoreMode: PBRestoreMode
     package var retombstoneSpans: [PBRestoreSpan]
 
-    package init(parentCreatedAt: PBTimeTicket? = nil, from: PBTextNodePos? = nil, to: PBTextNodePos? = nil,
-                 createdAtMapByActor: [String: PBTimeTicket] = [:], content: String = "", executedAt: PBTimeTicket? = nil,
+    package init(parentCreatedAt: WireTimeTicket? = nil, from: PBTextNodePos? = nil, to: PBTextNodePos? = nil,
+                 createdAtMapByActor: [String: WireTimeTicket] = [:], content: String = "", executedAt: WireTimeTicket? = nil,
                  attributes: [String: String] = [:], restoreSpans: [PBRestoreSpan] = [], restoreMode: PBRestoreMode = .unspecified,
                  retombstoneSpans: [PBRestoreSpan] = []) {
       self.parentCreatedAt = parentCreatedAt
@@ -227,17 +227,17 @@ package enum PBOperation: ProtoMessage {
 
   /// `Operation.Style`: set and remove attributes on a range of a text.
   package struct Style: ProtoMessage {
-    package var parentCreatedAt: PBTimeTicket?
+    package var parentCreatedAt: WireTimeTicket?
     package var from: PBTextNodePos?
     package var to: PBTextNodePos?
     package var attributes: [String: String]
-    package var executedAt: PBTimeTicket?
-    package var createdAtMapByActor: [String: PBTimeTicket]
+    package var executedAt: WireTimeTicket?
+    package var createdAtMapByActor: [String: WireTimeTicket]
     package var attributesToRemove: [String]
 
-    package init(parentCreatedAt: PBTimeTicket? = nil, from: PBTextNodePos? = nil, to: PBTextNodePos? = nil,
-                 attributes: [String: String] = [:], executedAt: PBTimeTicket? = nil,
-                 createdAtMapByActor: [String: PBTimeTicket] = [:], attributesToRemove: [String] = []) {
+    package init(parentCreatedAt: WireTimeTicket? = nil, from: PBTextNodePos? = nil, to: PBTextNodePos? = nil,
+                 attributes: [String: String] = [:], executedAt: WireTimeTicket? = nil,
+                 createdAtMapByActor: [String: WireTimeTicket] = [:], attributesToRemove: [String] = []) {
       self.parentCreatedAt = parentCreatedAt
       self.from = from
       self.to = to
@@ -269,12 +269,12 @@ package enum PBOperation: ProtoMessage {
 
   /// `Operation.Increase`: add to a counter (`actor` only for deduplicating counters).
   package struct Increase: ProtoMessage {
-    package var parentCreatedAt: PBTimeTicket?
+    package var parentCreatedAt: WireTimeTicket?
     package var value: PBJSONElementSimple?
-    package var executedAt: PBTimeTicket?
+    package var executedAt: WireTimeTicket?
     package var actor: String
 
-    package init(parentCreatedAt: PBTimeTicket? = nil, value: PBJSONElementSimple? = nil, executedAt: PBTimeTicket? = nil, actor: String = "") {
+    package init(parentCreatedAt: WireTimeTicket? = nil, value: PBJSONElementSimple? = nil, executedAt: WireTimeTicket? = nil, actor: String = "") {
       self.parentCreatedAt = parentCreatedAt
       self.value = value
       self.executedAt = executedAt
@@ -299,13 +299,13 @@ package enum PBOperation: ProtoMessage {
 
   /// `Operation.ArraySet`: replace the array element `createdAt`.
   package struct ArraySet: ProtoMessage {
-    package var parentCreatedAt: PBTimeTicket?
-    package var createdAt: PBTimeTicket?
+    package var parentCreatedAt: WireTimeTicket?
+    package var createdAt: WireTimeTicket?
     package var value: PBJSONElementSimple?
-    package var executedAt: PBTimeTicket?
+    package var executedAt: WireTimeTicket?
 
-    package init(parentCreatedAt: PBTimeTicket? = nil, createdAt: PBTimeTicket? = nil, value: PBJSONElementSimple? = nil,
-                 executedAt: PBTimeTicket? = nil) {
+    package init(parentCreatedAt: WireTimeTicket? = nil, createdAt: WireTimeTicket? = nil, value: PBJSONElementSimple? = nil,
+                 executedAt: WireTimeTicket? = nil) {
       self.parentCreatedAt = parentCreatedAt
       self.createdAt = createdAt
       self.value = value
@@ -330,22 +330,22 @@ package enum PBOperation: ProtoMessage {
 
   /// `Operation.TreeEdit` (decoded and re-encoded; the SDK has no Tree yet).
   package struct TreeEdit: ProtoMessage {
-    package var parentCreatedAt: PBTimeTicket?
+    package var parentCreatedAt: WireTimeTicket?
     package var from: PBTreePos?
     package var to: PBTreePos?
-    package var createdAtMapByActor: [String: PBTimeTicket]
+    package var createdAtMapByActor: [String: WireTimeTicket]
     package var contents: [PBTreeNodes]
-    package var executedAt: PBTimeTicket?
+    package var executedAt: WireTimeTicket?
     package var splitLevel: Int32
     package var restoreSpans: [PBTreeRestoreSpan]
     package var restoreMode: PBRestoreMode
     package var retombstoneSpans: [PBTreeRestoreSpan]
-    package var splitTickets: [PBTimeTicket]
+    package var splitTickets: [WireTimeTicket]
 
-    package init(parentCreatedAt: PBTimeTicket? = nil, from: PBTreePos? = nil, to: PBTreePos? = nil,
-                 createdAtMapByActor: [String: PBTimeTicket] = [:], contents: [PBTreeNodes] = [], executedAt: PBTimeTicket? = nil,
+    package init(parentCreatedAt: WireTimeTicket? = nil, from: PBTreePos? = nil, to: PBTreePos? = nil,
+                 createdAtMapByActor: [String: WireTimeTicket] = [:], contents: [PBTreeNodes] = [], executedAt: WireTimeTicket? = nil,
                  splitLevel: Int32 = 0, restoreSpans: [PBTreeRestoreSpan] = [], restoreMode: PBRestoreMode = .unspecified,
-                 retombstoneSpans: [PBTreeRestoreSpan] = [], splitTickets: [PBTimeTicket] = []) {
+                 retombstoneSpans: [PBTreeRestoreSpan] = [], splitTickets: [WireTimeTicket] = []) {
       self.parentCreatedAt = parentCreatedAt
       self.from = from
       self.to = to
@@ -387,16 +387,16 @@ package enum PBOperation: ProtoMessage {
 
   /// `Operation.TreeStyle` (decoded and re-encoded; the SDK has no Tree yet).
   package struct TreeStyle: ProtoMessage {
-    package var parentCreatedAt: PBTimeTicket?
+    package var parentCreatedAt: WireTimeTicket?
     package var from: PBTreePos?
     package var to: PBTreePos?
     package var attributes: [String: String]
-    package var executedAt: PBTimeTicket?
+    package var executedAt: WireTimeTicket?
     package var attributesToRemove: [String]
-    package var createdAtMapByActor: [String: PBTimeTicket]
+    package var createdAtMapByActor: [String: WireTimeTicket]
 
-    package init(parentCreatedAt: PBTimeTicket? = nil, from: PBTreePos? = nil, to: PBTreePos? = nil, attributes: [String: String] = [:],
-                 executedAt: PBTimeTicket? = nil, attributesToRemove: [String] = [], createdAtMapByActor: [String: PBTimeTicket] = [:]) {
+    package init(parentCreatedAt: WireTimeTicket? = nil, from: PBTreePos? = nil, to: PBTreePos? = nil, attributes: [String: String] = [:],
+                 executedAt: WireTimeTicket? = nil, attributesToRemove: [String] = [], createdAtMapByActor: [String: WireTimeTicket] = [:]) {
       self.parentCreatedAt = parentCreatedAt
       self.from = from
       self.to = to

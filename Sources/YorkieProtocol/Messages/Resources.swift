@@ -5,7 +5,7 @@ import Foundation
 // change packs, values, presence. Field names and numbers: yorkie-protocol.md section 4.
 
 /// `TimeTicket`: lamport, delimiter, 12-byte actor.
-package struct PBTimeTicket: ProtoMessage {
+package struct WireTimeTicket: ProtoMessage {
   package var lamport: Int64
   package var delimiter: UInt32
   package var actorID: Data
@@ -31,7 +31,7 @@ package struct PBTimeTicket: ProtoMessage {
 }
 
 /// `VersionVector`: actor (base64) → lamport.
-package struct PBVersionVector: ProtoMessage {
+package struct WireVersionVector: ProtoMessage {
   package var vector: [String: Int64]
 
   package init(vector: [String: Int64] = [:]) { self.vector = vector }
@@ -48,7 +48,7 @@ package struct PBVersionVector: ProtoMessage {
 }
 
 /// `Checkpoint`: how far client and server have synchronized.
-package struct PBCheckpoint: ProtoMessage {
+package struct WireCheckpoint: ProtoMessage {
   package var serverSeq: Int64
   package var clientSeq: UInt32
 
@@ -71,14 +71,14 @@ package struct PBCheckpoint: ProtoMessage {
 }
 
 /// `ChangeID`.
-package struct PBChangeID: ProtoMessage {
+package struct WireChangeID: ProtoMessage {
   package var clientSeq: UInt32
   package var serverSeq: Int64
   package var lamport: Int64
   package var actorID: Data
-  package var versionVector: PBVersionVector?
+  package var versionVector: WireVersionVector?
 
-  package init(clientSeq: UInt32 = 0, serverSeq: Int64 = 0, lamport: Int64 = 0, actorID: Data = Data(), versionVector: PBVersionVector? = nil) {
+  package init(clientSeq: UInt32 = 0, serverSeq: Int64 = 0, lamport: Int64 = 0, actorID: Data = Data(), versionVector: WireVersionVector? = nil) {
     self.clientSeq = clientSeq
     self.serverSeq = serverSeq
     self.lamport = lamport
@@ -104,7 +104,7 @@ package struct PBChangeID: ProtoMessage {
 }
 
 /// `Presence`: JSON-encoded values by key.
-package struct PBPresence: ProtoMessage {
+package struct WirePresence: ProtoMessage {
   package var data: [String: String]
 
   package init(data: [String: String] = [:]) { self.data = data }
@@ -121,25 +121,27 @@ package struct PBPresence: ProtoMessage {
 }
 
 /// `PresenceChange.ChangeType`.
-package enum PBPresenceChangeType: Int32, ProtoEnum {
-  case unspecified = 0, put = 1, delete = 2, clear = 3
+extension WirePresenceChange {
+  package enum Kind: Int32, ProtoEnum {
+    case unspecified = 0, put = 1, delete = 2, clear = 3
 
-  package var protoName: String {
-    switch self {
-    case .unspecified: return "CHANGE_TYPE_UNSPECIFIED"
-    case .put: return "CHANGE_TYPE_PUT"
-    case .delete: return "CHANGE_TYPE_DELETE"
-    case .clear: return "CHANGE_TYPE_CLEAR"
+    package var protoName: String {
+      switch self {
+      case .unspecified: return "CHANGE_TYPE_UNSPECIFIED"
+      case .put: return "CHANGE_TYPE_PUT"
+      case .delete: return "CHANGE_TYPE_DELETE"
+      case .clear: return "CHANGE_TYPE_CLEAR"
+      }
     }
   }
 }
 
 /// `PresenceChange`.
-package struct PBPresenceChange: ProtoMessage {
-  package var type: PBPresenceChangeType
-  package var presence: PBPresence?
+package struct WirePresenceChange: ProtoMessage {
+  package var type: WirePresenceChange.Kind
+  package var presence: WirePresence?
 
-  package init(type: PBPresenceChangeType = .unspecified, presence: PBPresence? = nil) {
+  package init(type: WirePresenceChange.Kind = .unspecified, presence: WirePresence? = nil) {
     self.type = type
     self.presence = presence
   }
@@ -158,13 +160,13 @@ package struct PBPresenceChange: ProtoMessage {
 }
 
 /// `Change`.
-package struct PBChange: ProtoMessage {
-  package var id: PBChangeID?
+package struct WireChange: ProtoMessage {
+  package var id: WireChangeID?
   package var message: String
   package var operations: [PBOperation]
-  package var presenceChange: PBPresenceChange?
+  package var presenceChange: WirePresenceChange?
 
-  package init(id: PBChangeID? = nil, message: String = "", operations: [PBOperation] = [], presenceChange: PBPresenceChange? = nil) {
+  package init(id: WireChangeID? = nil, message: String = "", operations: [PBOperation] = [], presenceChange: WirePresenceChange? = nil) {
     self.id = id
     self.message = message
     self.operations = operations
@@ -188,17 +190,17 @@ package struct PBChange: ProtoMessage {
 }
 
 /// `ChangePack`.
-package struct PBChangePack: ProtoMessage {
+package struct WireChangePack: ProtoMessage {
   package var documentKey: String
-  package var checkpoint: PBCheckpoint?
+  package var checkpoint: WireCheckpoint?
   package var snapshot: Data
-  package var changes: [PBChange]
-  package var minSyncedTicket: PBTimeTicket?
+  package var changes: [WireChange]
+  package var minSyncedTicket: WireTimeTicket?
   package var isRemoved: Bool
-  package var versionVector: PBVersionVector?
+  package var versionVector: WireVersionVector?
 
-  package init(documentKey: String = "", checkpoint: PBCheckpoint? = nil, snapshot: Data = Data(), changes: [PBChange] = [],
-               minSyncedTicket: PBTimeTicket? = nil, isRemoved: Bool = false, versionVector: PBVersionVector? = nil) {
+  package init(documentKey: String = "", checkpoint: WireCheckpoint? = nil, snapshot: Data = Data(), changes: [WireChange] = [],
+               minSyncedTicket: WireTimeTicket? = nil, isRemoved: Bool = false, versionVector: WireVersionVector? = nil) {
     self.documentKey = documentKey
     self.checkpoint = checkpoint
     self.snapshot = snapshot
@@ -256,13 +258,13 @@ package enum PBValueType: Int32, ProtoEnum {
 
 /// `JSONElementSimple`: the value of a Set, Add, ArraySet or Increase.
 package struct PBJSONElementSimple: ProtoMessage {
-  package var createdAt: PBTimeTicket?
-  package var movedAt: PBTimeTicket?
-  package var removedAt: PBTimeTicket?
+  package var createdAt: WireTimeTicket?
+  package var movedAt: WireTimeTicket?
+  package var removedAt: WireTimeTicket?
   package var type: PBValueType
   package var value: Data
 
-  package init(createdAt: PBTimeTicket? = nil, movedAt: PBTimeTicket? = nil, removedAt: PBTimeTicket? = nil,
+  package init(createdAt: WireTimeTicket? = nil, movedAt: WireTimeTicket? = nil, removedAt: WireTimeTicket? = nil,
                type: PBValueType = .null, value: Data = Data()) {
     self.createdAt = createdAt
     self.movedAt = movedAt
@@ -290,11 +292,11 @@ package struct PBJSONElementSimple: ProtoMessage {
 
 /// `TextNodePos`: a piece of text (createdAt, offset) and an offset inside it.
 package struct PBTextNodePos: ProtoMessage {
-  package var createdAt: PBTimeTicket?
+  package var createdAt: WireTimeTicket?
   package var offset: Int32
   package var relativeOffset: Int32
 
-  package init(createdAt: PBTimeTicket? = nil, offset: Int32 = 0, relativeOffset: Int32 = 0) {
+  package init(createdAt: WireTimeTicket? = nil, offset: Int32 = 0, relativeOffset: Int32 = 0) {
     self.createdAt = createdAt
     self.offset = offset
     self.relativeOffset = relativeOffset
@@ -329,13 +331,13 @@ package enum PBRestoreMode: Int32, ProtoEnum {
 
 /// `RestoreSpan`: text an undo revives or removes again, by its original identity.
 package struct PBRestoreSpan: ProtoMessage {
-  package var createdAt: PBTimeTicket?
+  package var createdAt: WireTimeTicket?
   package var start: Int32
   package var end: Int32
   package var content: String
   package var attributes: [String: String]
 
-  package init(createdAt: PBTimeTicket? = nil, start: Int32 = 0, end: Int32 = 0, content: String = "", attributes: [String: String] = [:]) {
+  package init(createdAt: WireTimeTicket? = nil, start: Int32 = 0, end: Int32 = 0, content: String = "", attributes: [String: String] = [:]) {
     self.createdAt = createdAt
     self.start = start
     self.end = end

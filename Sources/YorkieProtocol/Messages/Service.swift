@@ -5,7 +5,7 @@ import Foundation
 // Written from a field table (see yorkie-protocol.md sections 3 and 4.11).
 
 /// `ActivateClientRequest`: register a client.
-package struct PBActivateClientRequest: ProtoMessage {
+package struct ActivateClientRequest: ProtoMessage {
   package var clientKey: String
   package var metadata: [String: String]
 
@@ -28,7 +28,7 @@ package struct PBActivateClientRequest: ProtoMessage {
 }
 
 /// `ActivateClientResponse`: the new client's ID (hex).
-package struct PBActivateClientResponse: ProtoMessage {
+package struct ActivateClientResponse: ProtoMessage {
   package var clientID: String
 
   package init(clientID: String = "") {
@@ -48,7 +48,7 @@ package struct PBActivateClientResponse: ProtoMessage {
 }
 
 /// `DeactivateClientRequest`.
-package struct PBDeactivateClientRequest: ProtoMessage {
+package struct DeactivateClientRequest: ProtoMessage {
   package var clientID: String
   package var synchronous: Bool
 
@@ -71,7 +71,7 @@ package struct PBDeactivateClientRequest: ProtoMessage {
 }
 
 /// `DeactivateClientResponse` (empty).
-package struct PBDeactivateClientResponse: ProtoMessage {
+package struct DeactivateClientResponse: ProtoMessage {
   package init() {}
 
   package init(json: WireJSON, path: String) throws {
@@ -82,14 +82,14 @@ package struct PBDeactivateClientResponse: ProtoMessage {
 }
 
 /// `AttachDocumentRequest`.
-package struct PBAttachDocumentRequest: ProtoMessage {
+package struct AttachDocumentRequest: ProtoMessage {
   package var clientID: String
-  package var changePack: PBChangePack?
+  package var changePack: WireChangePack?
   package var schemaKey: String
   package var disableGc: Bool
   package var disablePresence: Bool
 
-  package init(clientID: String = "", changePack: PBChangePack? = nil, schemaKey: String = "", disableGc: Bool = false, disablePresence: Bool = false) {
+  package init(clientID: String = "", changePack: WireChangePack? = nil, schemaKey: String = "", disableGc: Bool = false, disablePresence: Bool = false) {
     self.clientID = clientID
     self.changePack = changePack
     self.schemaKey = schemaKey
@@ -114,14 +114,14 @@ package struct PBAttachDocumentRequest: ProtoMessage {
 }
 
 /// `AttachDocumentResponse`.
-package struct PBAttachDocumentResponse: ProtoMessage {
+package struct AttachDocumentResponse: ProtoMessage {
   package var documentID: String
-  package var changePack: PBChangePack?
+  package var changePack: WireChangePack?
   package var maxSizePerDocument: Int32
-  package var schemaRules: [PBRule]
+  package var schemaRules: [WireRule]
   package var disablePresence: Bool
 
-  package init(documentID: String = "", changePack: PBChangePack? = nil, maxSizePerDocument: Int32 = 0, schemaRules: [PBRule] = [], disablePresence: Bool = false) {
+  package init(documentID: String = "", changePack: WireChangePack? = nil, maxSizePerDocument: Int32 = 0, schemaRules: [WireRule] = [], disablePresence: Bool = false) {
     self.documentID = documentID
     self.changePack = changePack
     self.maxSizePerDocument = maxSizePerDocument
@@ -146,12 +146,12 @@ package struct PBAttachDocumentResponse: ProtoMessage {
 }
 
 /// `Rule`: a schema rule the client validates.
-package struct PBRule: ProtoMessage {
+package struct WireRule: ProtoMessage {
   package var path: String
   package var type: String
-  package var treeNodes: [PBTreeNodeRule]
+  package var treeNodes: [WireTreeNodeRule]
 
-  package init(path: String = "", type: String = "", treeNodes: [PBTreeNodeRule] = []) {
+  package init(path: String = "", type: String = "", treeNodes: [WireTreeNodeRule] = []) {
     self.path = path
     self.type = type
     self.treeNodes = treeNodes
@@ -172,7 +172,7 @@ package struct PBRule: ProtoMessage {
 }
 
 /// `TreeNodeRule`.
-package struct PBTreeNodeRule: ProtoMessage {
+package struct WireTreeNodeRule: ProtoMessage {
   package var nodeType: String
   package var content: String
   package var marks: String
@@ -201,13 +201,13 @@ package struct PBTreeNodeRule: ProtoMessage {
 }
 
 /// `DetachDocumentRequest`.
-package struct PBDetachDocumentRequest: ProtoMessage {
+package struct DetachDocumentRequest: ProtoMessage {
   package var clientID: String
   package var documentID: String
-  package var changePack: PBChangePack?
+  package var changePack: WireChangePack?
   package var removeIfNotAttached: Bool
 
-  package init(clientID: String = "", documentID: String = "", changePack: PBChangePack? = nil, removeIfNotAttached: Bool = false) {
+  package init(clientID: String = "", documentID: String = "", changePack: WireChangePack? = nil, removeIfNotAttached: Bool = false) {
     self.clientID = clientID
     self.documentID = documentID
     self.changePack = changePack
@@ -230,10 +230,10 @@ package struct PBDetachDocumentRequest: ProtoMessage {
 }
 
 /// `DetachDocumentResponse`.
-package struct PBDetachDocumentResponse: ProtoMessage {
-  package var changePack: PBChangePack?
+package struct DetachDocumentResponse: ProtoMessage {
+  package var changePack: WireChangePack?
 
-  package init(changePack: PBChangePack? = nil) {
+  package init(changePack: WireChangePack? = nil) {
     self.changePack = changePack
   }
 
@@ -250,12 +250,12 @@ package struct PBDetachDocumentResponse: ProtoMessage {
 }
 
 /// `RemoveDocumentRequest`.
-package struct PBRemoveDocumentRequest: ProtoMessage {
+package struct RemoveDocumentRequest: ProtoMessage {
   package var clientID: String
   package var documentID: String
-  package var changePack: PBChangePack?
+  package var changePack: WireChangePack?
 
-  package init(clientID: String = "", documentID: String = "", changePack: PBChangePack? = nil) {
+  package init(clientID: String = "", documentID: String = "", changePack: WireChangePack? = nil) {
     self.clientID = clientID
     self.documentID = documentID
     self.changePack = changePack
@@ -276,10 +276,10 @@ package struct PBRemoveDocumentRequest: ProtoMessage {
 }
 
 /// `RemoveDocumentResponse`.
-package struct PBRemoveDocumentResponse: ProtoMessage {
-  package var changePack: PBChangePack?
+package struct RemoveDocumentResponse: ProtoMessage {
+  package var changePack: WireChangePack?
 
-  package init(changePack: PBChangePack? = nil) {
+  package init(changePack: WireChangePack? = nil) {
     self.changePack = changePack
   }
 
@@ -296,14 +296,14 @@ package struct PBRemoveDocumentResponse: ProtoMessage {
 }
 
 /// `PushPullChangesRequest`.
-package struct PBPushPullChangesRequest: ProtoMessage {
+package struct PushPullChangesRequest: ProtoMessage {
   package var clientID: String
   package var documentID: String
-  package var changePack: PBChangePack?
+  package var changePack: WireChangePack?
   package var pushOnly: Bool
   package var disableGc: Bool
 
-  package init(clientID: String = "", documentID: String = "", changePack: PBChangePack? = nil, pushOnly: Bool = false, disableGc: Bool = false) {
+  package init(clientID: String = "", documentID: String = "", changePack: WireChangePack? = nil, pushOnly: Bool = false, disableGc: Bool = false) {
     self.clientID = clientID
     self.documentID = documentID
     self.changePack = changePack
@@ -328,10 +328,10 @@ package struct PBPushPullChangesRequest: ProtoMessage {
 }
 
 /// `PushPullChangesResponse`.
-package struct PBPushPullChangesResponse: ProtoMessage {
-  package var changePack: PBChangePack?
+package struct PushPullChangesResponse: ProtoMessage {
+  package var changePack: WireChangePack?
 
-  package init(changePack: PBChangePack? = nil) {
+  package init(changePack: WireChangePack? = nil) {
     self.changePack = changePack
   }
 

@@ -6,10 +6,10 @@ import Foundation
 
 /// `TreeNodeID`.
 package struct PBTreeNodeID: ProtoMessage {
-  package var createdAt: PBTimeTicket?
+  package var createdAt: WireTimeTicket?
   package var offset: Int32
 
-  package init(createdAt: PBTimeTicket? = nil, offset: Int32 = 0) {
+  package init(createdAt: WireTimeTicket? = nil, offset: Int32 = 0) {
     self.createdAt = createdAt
     self.offset = offset
   }
@@ -53,10 +53,10 @@ package struct PBTreePos: ProtoMessage {
 /// `NodeAttr`: an attribute value with its LWW ticket.
 package struct PBNodeAttr: ProtoMessage {
   package var value: String
-  package var updatedAt: PBTimeTicket?
+  package var updatedAt: WireTimeTicket?
   package var isRemoved: Bool
 
-  package init(value: String = "", updatedAt: PBTimeTicket? = nil, isRemoved: Bool = false) {
+  package init(value: String = "", updatedAt: WireTimeTicket? = nil, isRemoved: Bool = false) {
     self.value = value
     self.updatedAt = updatedAt
     self.isRemoved = isRemoved
@@ -81,17 +81,17 @@ package struct PBTreeNode: ProtoMessage {
   package var id: PBTreeNodeID?
   package var type: String
   package var value: String
-  package var removedAt: PBTimeTicket?
+  package var removedAt: WireTimeTicket?
   package var insPrevID: PBTreeNodeID?
   package var insNextID: PBTreeNodeID?
   package var depth: Int32
   package var attributes: [String: PBNodeAttr]
   package var mergedFrom: PBTreeNodeID?
-  package var mergedAt: PBTimeTicket?
+  package var mergedAt: WireTimeTicket?
 
-  package init(id: PBTreeNodeID? = nil, type: String = "", value: String = "", removedAt: PBTimeTicket? = nil,
+  package init(id: PBTreeNodeID? = nil, type: String = "", value: String = "", removedAt: WireTimeTicket? = nil,
                insPrevID: PBTreeNodeID? = nil, insNextID: PBTreeNodeID? = nil, depth: Int32 = 0,
-               attributes: [String: PBNodeAttr] = [:], mergedFrom: PBTreeNodeID? = nil, mergedAt: PBTimeTicket? = nil) {
+               attributes: [String: PBNodeAttr] = [:], mergedFrom: PBTreeNodeID? = nil, mergedAt: WireTimeTicket? = nil) {
     self.id = id
     self.type = type
     self.value = value

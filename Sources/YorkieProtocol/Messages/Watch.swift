@@ -4,28 +4,32 @@ import Foundation
 // The Watch stream's messages: resources to watch, the initialization, the events.
 
 /// `DocEvent.type`. DOCUMENT_CHANGED is 0, so a changed-event carries no `type` in JSON.
-package enum PBDocEventType: Int32, ProtoEnum {
-  case documentChanged = 0, documentWatched = 1, documentUnwatched = 2, documentBroadcast = 3
+extension WireDocEvent {
+  package enum Kind: Int32, ProtoEnum {
+    case documentChanged = 0, documentWatched = 1, documentUnwatched = 2, documentBroadcast = 3
 
-  package var protoName: String {
-    switch self {
-    case .documentChanged: return "DOC_EVENT_TYPE_DOCUMENT_CHANGED"
-    case .documentWatched: return "DOC_EVENT_TYPE_DOCUMENT_WATCHED"
-    case .documentUnwatched: return "DOC_EVENT_TYPE_DOCUMENT_UNWATCHED"
-    case .documentBroadcast: return "DOC_EVENT_TYPE_DOCUMENT_BROADCAST"
+    package var protoName: String {
+      switch self {
+      case .documentChanged: return "DOC_EVENT_TYPE_DOCUMENT_CHANGED"
+      case .documentWatched: return "DOC_EVENT_TYPE_DOCUMENT_WATCHED"
+      case .documentUnwatched: return "DOC_EVENT_TYPE_DOCUMENT_UNWATCHED"
+      case .documentBroadcast: return "DOC_EVENT_TYPE_DOCUMENT_BROADCAST"
+      }
     }
   }
 }
 
 /// `ChannelEvent.Type`.
-package enum PBChannelEventType: Int32, ProtoEnum {
-  case unspecified = 0, presence = 1, broadcast = 2
+extension WireChannelEvent {
+  package enum Kind: Int32, ProtoEnum {
+    case unspecified = 0, presence = 1, broadcast = 2
 
-  package var protoName: String {
-    switch self {
-    case .unspecified: return "TYPE_UNSPECIFIED"
-    case .presence: return "TYPE_PRESENCE"
-    case .broadcast: return "TYPE_BROADCAST"
+    package var protoName: String {
+      switch self {
+      case .unspecified: return "TYPE_UNSPECIFIED"
+      case .presence: return "TYPE_PRESENCE"
+      case .broadcast: return "TYPE_BROADCAST"
+      }
     }
   }
 }
@@ -39,13 +43,13 @@ private func oneofMember(_ r: ProtoJSONReader, _ names: [String], what: String) 
 }
 
 /// `ResourceDescriptor`: a document or a channel to watch.
-package enum PBResourceDescriptor: ProtoMessage {
-  case document(PBDocumentResource)
-  case channel(PBChannelResource)
+package enum WireResourceDescriptor: ProtoMessage {
+  case document(WireDocumentResource)
+  case channel(WireChannelResource)
 
   package init(json: WireJSON, path: String) throws {
     let (name, value, p) = try oneofMember(try ProtoJSONReader(json, path: path), ["document", "channel"], what: "a resource")
-    self = name == "document" ? .document(try PBDocumentResource(json: value, path: p)) : .channel(try PBChannelResource(json: value, path: p))
+    self = name == "document" ? .document(try WireDocumentResource(json: value, path: p)) : .channel(try WireChannelResource(json: value, path: p))
   }
 
   package var json: WireJSON {
@@ -57,11 +61,11 @@ package enum PBResourceDescriptor: ProtoMessage {
 }
 
 /// `WatchRequest`: the documents and channels one stream follows.
-package struct PBWatchRequest: ProtoMessage {
+package struct WatchRequest: ProtoMessage {
   package var clientID: String
-  package var resources: [PBResourceDescriptor]
+  package var resources: [WireResourceDescriptor]
 
-  package init(clientID: String = "", resources: [PBResourceDescriptor] = []) {
+  package init(clientID: String = "", resources: [WireResourceDescriptor] = []) {
     self.clientID = clientID
     self.resources = resources
   }
@@ -80,13 +84,13 @@ package struct PBWatchRequest: ProtoMessage {
 }
 
 /// `WatchResponse.Initialization.ResourceInit`.
-package enum PBResourceInit: ProtoMessage {
-  case document(PBDocumentInit)
-  case channel(PBChannelInit)
+package enum WireResourceInit: ProtoMessage {
+  case document(WireDocumentInit)
+  case channel(WireChannelInit)
 
   package init(json: WireJSON, path: String) throws {
     let (name, value, p) = try oneofMember(try ProtoJSONReader(json, path: path), ["documentInit", "channelInit"], what: "a resource init")
-    self = name == "documentInit" ? .document(try PBDocumentInit(json: value, path: p)) : .channel(try PBChannelInit(json: value, path: p))
+    self = name == "documentInit" ? .document(try WireDocumentInit(json: value, path: p)) : .channel(try WireChannelInit(json: value, path: p))
   }
 
   package var json: WireJSON {
@@ -98,10 +102,10 @@ package enum PBResourceInit: ProtoMessage {
 }
 
 /// `WatchResponse`: the initialization (always first), then events.
-package enum PBWatchResponse: ProtoMessage {
-  case initialization([PBResourceInit])
-  case documentEvent(PBDocumentEventResponse)
-  case channelEvent(PBChannelEventResponse)
+package enum WatchResponse: ProtoMessage {
+  case initialization([WireResourceInit])
+  case documentEvent(WireWatchDocumentEvent)
+  case channelEvent(WireWatchChannelEvent)
 
   package init(json: WireJSON, path: String) throws {
     let (name, value, p) = try oneofMember(try ProtoJSONReader(json, path: path), ["initialization", "event"], what: "a watch response")
@@ -110,8 +114,8 @@ package enum PBWatchResponse: ProtoMessage {
       return
     }
     let (kind, body, q) = try oneofMember(try ProtoJSONReader(value, path: p), ["docEvent", "channelEvent"], what: "an event")
-    self = kind == "docEvent" ? .documentEvent(try PBDocumentEventResponse(json: body, path: q))
-      : .channelEvent(try PBChannelEventResponse(json: body, path: q))
+    self = kind == "docEvent" ? .documentEvent(try WireWatchDocumentEvent(json: body, path: q))
+      : .channelEvent(try WireWatchChannelEvent(json: body, path: q))
   }
 
   package var json: WireJSON {
@@ -129,14 +133,14 @@ package enum PBWatchResponse: ProtoMessage {
 }
 
 /// `WatchDocumentResponse` (deprecated shim): the watchers, then document events.
-package enum PBWatchDocumentResponse: ProtoMessage {
-  case initialization(PBWatchDocumentInitialization)
-  case event(PBDocEvent)
+package enum WatchDocumentResponse: ProtoMessage {
+  case initialization(WireWatchDocumentInitialization)
+  case event(WireDocEvent)
 
   package init(json: WireJSON, path: String) throws {
     let (name, value, p) = try oneofMember(try ProtoJSONReader(json, path: path), ["initialization", "event"], what: "a watch response")
-    self = name == "initialization" ? .initialization(try PBWatchDocumentInitialization(json: value, path: p))
-      : .event(try PBDocEvent(json: value, path: p))
+    self = name == "initialization" ? .initialization(try WireWatchDocumentInitialization(json: value, path: p))
+      : .event(try WireDocEvent(json: value, path: p))
   }
 
   package var json: WireJSON {
@@ -148,14 +152,14 @@ package enum PBWatchDocumentResponse: ProtoMessage {
 }
 
 /// `WatchChannelResponse` (deprecated shim): the session count, then channel events.
-package enum PBWatchChannelResponse: ProtoMessage {
-  case initialized(PBWatchChannelInitialized)
-  case event(PBChannelEvent)
+package enum WatchChannelResponse: ProtoMessage {
+  case initialized(WireWatchChannelInitialized)
+  case event(WireChannelEvent)
 
   package init(json: WireJSON, path: String) throws {
     let (name, value, p) = try oneofMember(try ProtoJSONReader(json, path: path), ["initialized", "event"], what: "a watch response")
-    self = name == "initialized" ? .initialized(try PBWatchChannelInitialized(json: value, path: p))
-      : .event(try PBChannelEvent(json: value, path: p))
+    self = name == "initialized" ? .initialized(try WireWatchChannelInitialized(json: value, path: p))
+      : .event(try WireChannelEvent(json: value, path: p))
   }
 
   package var json: WireJSON {
