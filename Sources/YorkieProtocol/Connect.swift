@@ -39,7 +39,7 @@ package struct ConnectEnvelopeDecoder {
   package init(maximumLength: Int = 64 << 20) { self.maximumLength = maximumLength }
 
   /// Adds received bytes and returns every envelope they complete.
-  package mutating func feed(_ chunk: some Sequence<UInt8>) throws -> [ConnectEnvelope] {
+  package mutating func feed(_ chunk: some Sequence<UInt8>) throws(YorkieError) -> [ConnectEnvelope] {
     buffer.append(contentsOf: chunk)
     var envelopes: [ConnectEnvelope] = []
     while buffer.count - consumed >= 5 {
@@ -66,7 +66,7 @@ package struct ConnectEnvelopeDecoder {
   package var pendingByteCount: Int { buffer.count - consumed }
 
   /// Call at the end of the stream: leftover bytes mean a truncated envelope.
-  package func finish() throws {
+  package func finish() throws(YorkieError) {
     guard pendingByteCount == 0 else {
       throw YorkieError(.invalidWireData, "Connect stream: \(pendingByteCount) bytes of a truncated envelope at the end")
     }
@@ -139,8 +139,10 @@ package struct ErrorInfo: Sendable, Equatable {
   }
 
   /// Decodes the binary protobuf encoding.
-  package init(binary: Data) throws {
+  package init(binary: Data) throws(YorkieError) {
     var info = ErrorInfo()
+    // The binary reader lives in CRDT and throws untyped; every error it raises is a YorkieError.
+    do {
     try ProtoReader.withReader(binary, context: "ErrorInfo") { r in
       while let (field, type) = try r.nextField() {
         switch field {
@@ -162,6 +164,9 @@ package struct ErrorInfo: Sendable, Equatable {
         default: try r.skip(type)
         }
       }
+    }
+    } catch {
+      throw error as? YorkieError ?? YorkieError(.invalidWireData, "ErrorInfo: \(error)", underlying: error)
     }
     self = info
   }
@@ -207,7 +212,7 @@ package struct ConnectError: Error, Sendable, Equatable {
     details.lazy.compactMap { $0.errorInfo?.metadata["code"] }.first
   }
 
-  package init(json: WireJSON, path: String = "error") throws {
+  package init(json: WireJSON, path: String = "error") throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     let codeName = try r.string("code")
     guard let code = ConnectCode(rawValue: codeName) else { throw r.error("code", "unknown Connect code \(codeName.debugDescription)") }
@@ -250,19 +255,19 @@ package struct ConnectEndOfStream: Sendable, Equatable {
     self.metadata = metadata
   }
 
-  package init(json: WireJSON) throws {
+  package init(json: WireJSON) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: "endOfStream")
     var metadata: [String: [String]] = [:]
     if case .object(let members)? = r.value("metadata") {
       for member in members {
         guard case .array(let values) = member.value else { throw r.error("metadata.\(member.key)", "expected an array of strings") }
-        metadata[member.key] = try values.map {
-          guard case .string(let s) = $0 else { throw r.error("metadata.\(member.key)", "expected a string") }
+        metadata[member.key] = try values.map { (value) throws(YorkieError) in
+          guard case .string(let s) = value else { throw r.error("metadata.\(member.key)", "expected a string") }
           return s
         }
       }
     }
-    self.init(error: try r.value("error").map { try ConnectError(json: $0, path: "endOfStream.error") }, metadata: metadata)
+    self.init(error: try r.value("error").map { (error) throws(YorkieError) in try ConnectError(json: error, path: "endOfStream.error") }, metadata: metadata)
   }
 
   package var json: WireJSON {

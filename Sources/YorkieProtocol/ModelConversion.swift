@@ -19,7 +19,7 @@ extension WireTimeTicket {
   }
 
   /// The ticket; its actor must be 12 bytes.
-  package func model(_ path: @autoclosure () -> String) throws -> TimeTicket {
+  package func model(_ path: @autoclosure () -> String) throws(YorkieError) -> TimeTicket {
     guard actorID.count == 12, let actor = try? ActorID(bytes: actorID) else {
       throw invalid(path() + ".actorId", "an actor id has \(actorID.count) bytes, not 12")
     }
@@ -29,7 +29,7 @@ extension WireTimeTicket {
 
 extension Optional where Wrapped == WireTimeTicket {
   /// The ticket, which must be present.
-  package func required(_ path: @autoclosure () -> String) throws -> TimeTicket {
+  package func required(_ path: @autoclosure () -> String) throws(YorkieError) -> TimeTicket {
     guard let ticket = self else { throw invalid(path(), "is required") }
     return try ticket.model(path())
   }
@@ -44,7 +44,7 @@ extension WireVersionVector {
   }
 
   /// The vector; every key must be the base64 of a 12-byte actor.
-  package func model(_ path: @autoclosure () -> String) throws -> VersionVector {
+  package func model(_ path: @autoclosure () -> String) throws(YorkieError) -> VersionVector {
     var entries: [ActorID: Int64] = [:]
     for (key, lamport) in vector {
       guard let bytes = decodeBase64Leniently(key), bytes.count == 12, let actor = try? ActorID(bytes: bytes) else {
@@ -64,7 +64,7 @@ extension WireChangeID {
   }
 
   /// The change ID.
-  package func model(_ path: @autoclosure () -> String) throws -> ChangeID {
+  package func model(_ path: @autoclosure () -> String) throws(YorkieError) -> ChangeID {
     guard actorID.count == 12, let actor = try? ActorID(bytes: actorID) else {
       throw invalid(path() + ".actorId", "an actor id has \(actorID.count) bytes, not 12")
     }
@@ -117,7 +117,7 @@ extension PBJSONElementSimple {
   }
 
   /// The element this value describes.
-  package func model(_ path: @autoclosure () -> String) throws -> ElementSnapshot {
+  package func model(_ path: @autoclosure () -> String) throws(YorkieError) -> ElementSnapshot {
     let createdAt = try self.createdAt.required(path() + ".createdAt")
     let meta = ElementSnapshot.Meta(createdAt: createdAt, movedAt: try movedAt?.model(path() + ".movedAt"),
                                     removedAt: try removedAt?.model(path() + ".removedAt"))
@@ -148,9 +148,12 @@ extension PBJSONElementSimple {
       case .tree:
         throw YorkieError(.unsupported, "\(path()): Tree elements are not supported by this SDK yet", field: path())
       }
-    } catch let error as YorkieError where error.code == .invalidWireData && error.field == nil {
+    } catch {
       // The model's decoders (primitive payloads, binary elements) do not know where their
-      // input sits; errors raised here already name their field and pass through unchanged.
+      // input sits, so their errors get this value's path; errors raised here already name
+      // their field and pass through unchanged.
+      guard let error = error as? YorkieError else { throw wireDataError(path(), "\(error)") }
+      guard error.code == .invalidWireData, error.field == nil else { throw error }
       throw YorkieError(.invalidWireData, "\(path()): \(error.message)", field: path(), underlying: error)
     }
   }
@@ -165,7 +168,7 @@ extension PBTextNodePos {
 
 extension Optional where Wrapped == PBTextNodePos {
   /// The position, which must be present.
-  package func required(_ path: @autoclosure () -> String) throws -> TextPosition {
+  package func required(_ path: @autoclosure () -> String) throws(YorkieError) -> TextPosition {
     guard let position = self else { throw invalid(path(), "is required") }
     guard position.offset >= 0, position.relativeOffset >= 0 else { throw invalid(path(), "offsets must not be negative") }
     return TextPosition(createdAt: try position.createdAt.required(path() + ".createdAt"), offset: position.offset,
@@ -218,7 +221,7 @@ extension PBOperation {
 
   /// The operation. Tree operations, deduplicating increases and undo restores are refused
   /// with `unsupported`.
-  package func model(_ path: @autoclosure () -> String) throws -> CRDT.Operation {
+  package func model(_ path: @autoclosure () -> String) throws(YorkieError) -> CRDT.Operation {
     switch self {
     case .set(let op):
       func p() -> String { path() + ".set" }
@@ -267,9 +270,9 @@ extension PBOperation {
         }
         return .restoreEdit(parentCreatedAt: try op.parentCreatedAt.required(p() + ".parentCreatedAt"),
                             from: try op.from.required(p() + ".from"), to: try op.to.required(p() + ".to"),
-                            restoreSpans: try op.restoreSpans.enumerated().map { try $1.model("\(p()).restoreSpans[\($0)]") },
+                            restoreSpans: try op.restoreSpans.enumerated().map { (i, s) throws(YorkieError) in try s.model("\(p()).restoreSpans[\(i)]") },
                             restoreMode: RestoreMode(rawValue: op.restoreMode.rawValue) ?? .unspecified,
-                            retombstoneSpans: try op.retombstoneSpans.enumerated().map { try $1.model("\(p()).retombstoneSpans[\($0)]") },
+                            retombstoneSpans: try op.retombstoneSpans.enumerated().map { (i, s) throws(YorkieError) in try s.model("\(p()).retombstoneSpans[\(i)]") },
                             executedAt: try op.executedAt.required(p() + ".executedAt"))
       }
       return .edit(parentCreatedAt: try op.parentCreatedAt.required(p() + ".parentCreatedAt"),
@@ -296,7 +299,7 @@ extension PBRestoreSpan {
   }
 
   /// The span; offsets must be ordered and match the content's UTF-16 length, as Yorkie checks.
-  package func model(_ path: @autoclosure () -> String) throws -> RestoreSpan {
+  package func model(_ path: @autoclosure () -> String) throws(YorkieError) -> RestoreSpan {
     guard start >= 0, end >= start, Int(end - start) == content.utf16.count else {
       throw invalid(path(), "offsets \(start)..<\(end) do not fit the content's \(content.utf16.count) UTF-16 units")
     }
@@ -319,7 +322,7 @@ extension WirePresenceChange {
   }
 
   /// The presence change. A value that is not JSON text is kept as a string.
-  package func model(_ path: @autoclosure () -> String) throws -> PresenceChange {
+  package func model(_ path: @autoclosure () -> String) throws(YorkieError) -> PresenceChange {
     switch type {
     case .put:
       let data = presence?.data ?? [:]
@@ -341,7 +344,7 @@ extension WireChange {
   }
 
   /// The change.
-  package func model(_ path: @autoclosure () -> String) throws -> Change {
+  package func model(_ path: @autoclosure () -> String) throws(YorkieError) -> Change {
     guard let id else { throw invalid(path() + ".id", "is required") }
     var operations: [CRDT.Operation] = []
     operations.reserveCapacity(self.operations.count)
@@ -363,7 +366,7 @@ extension WireChangePack {
 
   /// The pack. A missing checkpoint reads as the initial one (servers always send it; the dev
   /// server checks requests for it separately).
-  package func model(_ path: @autoclosure () -> String = "changePack") throws -> ChangePack {
+  package func model(_ path: @autoclosure () -> String = "changePack") throws(YorkieError) -> ChangePack {
     var changes: [Change] = []
     changes.reserveCapacity(self.changes.count)
     for (index, change) in self.changes.enumerated() {

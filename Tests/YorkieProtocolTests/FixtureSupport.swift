@@ -120,7 +120,7 @@ struct RPCCodec: Sendable {
   let request: @Sendable (WireJSON) throws -> WireJSON
   let response: @Sendable (WireJSON) throws -> WireJSON
 
-  static func of<Request: ProtoMessage, Response: ProtoMessage>(_ request: Request.Type, _ response: Response.Type) -> RPCCodec {
+  static func of<Request: WireMessage, Response: WireMessage>(_ request: Request.Type, _ response: Response.Type) -> RPCCodec {
     RPCCodec(request: { try Request(json: $0, path: "request").json }, response: { try Response(json: $0, path: "response").json })
   }
 

@@ -8,21 +8,21 @@ import Foundation
 /// lowerCamelCase and in the proto's snake_case; `null` reads as the default; unknown members
 /// are ignored. Encoding is canonical: lowerCamelCase, default values omitted, 64-bit integers
 /// as strings, bytes as padded standard base64, enums by name.
-package protocol ProtoMessage: Sendable, Equatable {
+package protocol WireMessage: Sendable, Equatable {
   /// Decodes the message; `path` names it in errors (`changePack.changes[0]`).
-  init(json: WireJSON, path: String) throws
+  init(json: WireJSON, path: String) throws(YorkieError)
   /// The canonical JSON form.
   var json: WireJSON { get }
 }
 
-extension ProtoMessage {
+extension WireMessage {
   /// Decodes a message from JSON text.
-  package init(jsonText bytes: some Collection<UInt8>) throws {
+  package init(jsonText bytes: some Collection<UInt8>) throws(YorkieError) {
     try self.init(json: try WireJSON.parse(bytes), path: String(describing: Self.self))
   }
 
   /// Decodes a message from JSON text.
-  package init(jsonText text: String) throws { try self.init(jsonText: Array(text.utf8)) }
+  package init(jsonText text: String) throws(YorkieError) { try self.init(jsonText: Array(text.utf8)) }
 }
 
 /// An enum of Yorkie's API: values by number, names as the proto spells them.
@@ -48,7 +48,7 @@ package struct ProtoJSONReader {
   /// Whether some member is spelled in snake_case (only then are such spellings looked up).
   private let hasSnakeCase: Bool
 
-  package init(_ json: WireJSON, path: String) throws {
+  package init(_ json: WireJSON, path: String) throws(YorkieError) {
     switch json {
     case .object(let members): self.members = members
     case .null: self.members = []
@@ -93,7 +93,7 @@ package struct ProtoJSONReader {
   // MARK: Scalars
 
   /// The integer text of a number or numeric string member.
-  private func integerText(_ name: String, _ json: WireJSON) throws -> String {
+  private func integerText(_ name: String, _ json: WireJSON) throws(YorkieError) -> String {
     switch json {
     case .number(let literal), .string(let literal):
       if Int64(literal) != nil { return literal }
@@ -110,47 +110,47 @@ package struct ProtoJSONReader {
     }
   }
 
-  package func int64(_ name: String) throws -> Int64 {
+  package func int64(_ name: String) throws(YorkieError) -> Int64 {
     guard let json = value(name) else { return 0 }
     let text = try integerText(name, json)
     guard let result = Int64(text) else { throw error(name, "\(text) is out of range for int64") }
     return result
   }
 
-  package func int32(_ name: String) throws -> Int32 {
+  package func int32(_ name: String) throws(YorkieError) -> Int32 {
     guard let json = value(name) else { return 0 }
     let text = try integerText(name, json)
     guard let result = Int32(text) else { throw error(name, "\(text) is out of range for int32") }
     return result
   }
 
-  package func uint32(_ name: String) throws -> UInt32 {
+  package func uint32(_ name: String) throws(YorkieError) -> UInt32 {
     guard let json = value(name) else { return 0 }
     let text = try integerText(name, json)
     guard let result = UInt32(text) else { throw error(name, "\(text) is out of range for uint32") }
     return result
   }
 
-  package func bool(_ name: String) throws -> Bool {
+  package func bool(_ name: String) throws(YorkieError) -> Bool {
     guard let json = value(name) else { return false }
     guard case .bool(let b) = json else { throw error(name, "expected a boolean, found \(json.kind)") }
     return b
   }
 
-  package func string(_ name: String) throws -> String {
+  package func string(_ name: String) throws(YorkieError) -> String {
     guard let json = value(name) else { return "" }
     guard case .string(let s) = json else { throw error(name, "expected a string, found \(json.kind)") }
     return s
   }
 
-  package func bytes(_ name: String) throws -> Data {
+  package func bytes(_ name: String) throws(YorkieError) -> Data {
     guard let json = value(name) else { return Data() }
     guard case .string(let s) = json else { throw error(name, "expected base64 text, found \(json.kind)") }
     guard let data = decodeBase64Leniently(s) else { throw error(name, "invalid base64") }
     return data
   }
 
-  package func enumValue<E: ProtoEnum>(_ name: String, _ type: E.Type = E.self) throws -> E {
+  package func enumValue<E: ProtoEnum>(_ name: String, _ type: E.Type = E.self) throws(YorkieError) -> E {
     guard let json = value(name) else { return E(rawValue: 0)! }
     switch json {
     case .string(let text):
@@ -171,10 +171,10 @@ package struct ProtoJSONReader {
 
   /// Decodes a nested message. Its errors are written relative to it and prefixed with where it
   /// sits only when one is thrown, so that decoding builds no path strings.
-  private func nested<M: ProtoMessage>(_ json: WireJSON, at suffix: @autoclosure () -> String) throws -> M {
+  private func nested<M: WireMessage>(_ json: WireJSON, at suffix: @autoclosure () -> String) throws(YorkieError) -> M {
     do {
       return try M(json: json, path: "")
-    } catch let error as YorkieError {
+    } catch {
       // Errors are built relative to the nested message (their field starts with `.`), so
       // prefixing both the field and the sentence with where it sits keeps them in step.
       let prefix = path + suffix()
@@ -182,12 +182,12 @@ package struct ProtoJSONReader {
     }
   }
 
-  package func message<M: ProtoMessage>(_ name: String, _ type: M.Type = M.self) throws -> M? {
+  package func message<M: WireMessage>(_ name: String, _ type: M.Type = M.self) throws(YorkieError) -> M? {
     guard let json = value(name) else { return nil }
     return try nested(json, at: "." + name)
   }
 
-  package func repeated<M: ProtoMessage>(_ name: String, _ type: M.Type = M.self) throws -> [M] {
+  package func repeated<M: WireMessage>(_ name: String, _ type: M.Type = M.self) throws(YorkieError) -> [M] {
     guard let json = value(name) else { return [] }
     guard case .array(let items) = json else { throw error(name, "expected an array, found \(json.kind)") }
     var result: [M] = []
@@ -198,22 +198,22 @@ package struct ProtoJSONReader {
     return result
   }
 
-  package func strings(_ name: String) throws -> [String] {
+  package func strings(_ name: String) throws(YorkieError) -> [String] {
     guard let json = value(name) else { return [] }
     guard case .array(let items) = json else { throw error(name, "expected an array, found \(json.kind)") }
-    return try items.enumerated().map { index, item in
+    return try items.enumerated().map { (index, item) throws(YorkieError) in
       guard case .string(let s) = item else { throw error("\(name)[\(index)]", "expected a string, found \(item.kind)") }
       return s
     }
   }
 
-  private func mapMembers(_ name: String) throws -> [WireJSON.Member] {
+  private func mapMembers(_ name: String) throws(YorkieError) -> [WireJSON.Member] {
     guard let json = value(name) else { return [] }
     guard case .object(let members) = json else { throw error(name, "expected an object, found \(json.kind)") }
     return members
   }
 
-  package func stringMap(_ name: String) throws -> [String: String] {
+  package func stringMap(_ name: String) throws(YorkieError) -> [String: String] {
     var result: [String: String] = [:]
     for member in try mapMembers(name) {
       guard case .string(let s) = member.value else { throw error("\(name).\(member.key)", "expected a string, found \(member.value.kind)") }
@@ -222,7 +222,7 @@ package struct ProtoJSONReader {
     return result
   }
 
-  package func int64Map(_ name: String) throws -> [String: Int64] {
+  package func int64Map(_ name: String) throws(YorkieError) -> [String: Int64] {
     var result: [String: Int64] = [:]
     let nested = ProtoJSONReader(unchecked: try mapMembers(name), path: "\(path).\(name)")
     for member in try mapMembers(name) {
@@ -231,7 +231,7 @@ package struct ProtoJSONReader {
     return result
   }
 
-  package func messageMap<M: ProtoMessage>(_ name: String, _ type: M.Type = M.self) throws -> [String: M] {
+  package func messageMap<M: WireMessage>(_ name: String, _ type: M.Type = M.self) throws(YorkieError) -> [String: M] {
     var result: [String: M] = [:]
     for member in try mapMembers(name) {
       result[member.key] = try nested(member.value, at: ".\(name).\(member.key)")
@@ -246,7 +246,7 @@ package struct ProtoJSONReader {
   }
 
   /// Which of `names` (a oneof's members) is present; more than one is an error.
-  package func oneof(_ names: [String]) throws -> String? {
+  package func oneof(_ names: [String]) throws(YorkieError) -> String? {
     let present = names.filter { has($0) }
     guard present.count <= 1 else { throw wireDataError(path, "more than one of \(present.joined(separator: ", ")) is set") }
     return present.first
@@ -290,11 +290,11 @@ package struct ProtoJSONWriter {
   }
 
   /// A message field; nil writes nothing, an empty message writes `{}`.
-  package mutating func message<M: ProtoMessage>(_ name: String, _ value: M?) {
+  package mutating func message<M: WireMessage>(_ name: String, _ value: M?) {
     if let value { members.append(.init(name, value.json)) }
   }
 
-  package mutating func repeated<M: ProtoMessage>(_ name: String, _ values: [M]) {
+  package mutating func repeated<M: WireMessage>(_ name: String, _ values: [M]) {
     if !values.isEmpty { members.append(.init(name, .array(values.map(\.json)))) }
   }
 
@@ -310,7 +310,7 @@ package struct ProtoJSONWriter {
     if !map.isEmpty { members.append(.init(name, .object(map.keys.sorted().map { .init($0, .string(String(map[$0]!))) }))) }
   }
 
-  package mutating func messageMap<M: ProtoMessage>(_ name: String, _ map: [String: M]) {
+  package mutating func messageMap<M: WireMessage>(_ name: String, _ map: [String: M]) {
     if !map.isEmpty { members.append(.init(name, .object(map.keys.sorted().map { .init($0, map[$0]!.json) }))) }
   }
 

@@ -5,7 +5,7 @@ import Foundation
 // Written from a field table (see yorkie-protocol.md sections 3 and 4.11).
 
 /// `BroadcastRequest`: a message to every other watcher of a channel.
-package struct BroadcastRequest: ProtoMessage {
+package struct BroadcastRequest: WireMessage {
   package var clientID: String
   package var channelKey: String
   package var topic: String
@@ -18,7 +18,7 @@ package struct BroadcastRequest: ProtoMessage {
     self.payload = payload
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), channelKey: try r.string("channelKey"), topic: try r.string("topic"), payload: try r.bytes("payload"))
   }
@@ -34,10 +34,10 @@ package struct BroadcastRequest: ProtoMessage {
 }
 
 /// `BroadcastResponse` (empty).
-package struct BroadcastResponse: ProtoMessage {
+package struct BroadcastResponse: WireMessage {
   package init() {}
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     _ = try ProtoJSONReader(json, path: path)
   }
 
@@ -45,7 +45,7 @@ package struct BroadcastResponse: ProtoMessage {
 }
 
 /// `AttachChannelRequest`.
-package struct AttachChannelRequest: ProtoMessage {
+package struct AttachChannelRequest: WireMessage {
   package var clientID: String
   package var channelKey: String
 
@@ -54,7 +54,7 @@ package struct AttachChannelRequest: ProtoMessage {
     self.channelKey = channelKey
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), channelKey: try r.string("channelKey"))
   }
@@ -68,7 +68,7 @@ package struct AttachChannelRequest: ProtoMessage {
 }
 
 /// `AttachChannelResponse`.
-package struct AttachChannelResponse: ProtoMessage {
+package struct AttachChannelResponse: WireMessage {
   package var sessionID: String
   package var sessionCount: Int64
 
@@ -77,7 +77,7 @@ package struct AttachChannelResponse: ProtoMessage {
     self.sessionCount = sessionCount
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(sessionID: try r.string("sessionId"), sessionCount: try r.int64("sessionCount"))
   }
@@ -91,7 +91,7 @@ package struct AttachChannelResponse: ProtoMessage {
 }
 
 /// `DetachChannelRequest`.
-package struct DetachChannelRequest: ProtoMessage {
+package struct DetachChannelRequest: WireMessage {
   package var clientID: String
   package var channelKey: String
   package var sessionID: String
@@ -102,7 +102,7 @@ package struct DetachChannelRequest: ProtoMessage {
     self.sessionID = sessionID
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), channelKey: try r.string("channelKey"), sessionID: try r.string("sessionId"))
   }
@@ -117,14 +117,14 @@ package struct DetachChannelRequest: ProtoMessage {
 }
 
 /// `DetachChannelResponse`.
-package struct DetachChannelResponse: ProtoMessage {
+package struct DetachChannelResponse: WireMessage {
   package var sessionCount: Int64
 
   package init(sessionCount: Int64 = 0) {
     self.sessionCount = sessionCount
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(sessionCount: try r.int64("sessionCount"))
   }
@@ -137,7 +137,7 @@ package struct DetachChannelResponse: ProtoMessage {
 }
 
 /// `RefreshChannelRequest`: heartbeat, or a first call that activates and attaches at once.
-package struct RefreshChannelRequest: ProtoMessage {
+package struct RefreshChannelRequest: WireMessage {
   package var clientID: String
   package var channelKey: String
   package var sessionID: String
@@ -152,7 +152,7 @@ package struct RefreshChannelRequest: ProtoMessage {
     self.metadata = metadata
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), channelKey: try r.string("channelKey"), sessionID: try r.string("sessionId"), clientKey: try r.string("clientKey"), metadata: try r.stringMap("metadata"))
   }
@@ -169,7 +169,7 @@ package struct RefreshChannelRequest: ProtoMessage {
 }
 
 /// `RefreshChannelResponse`.
-package struct RefreshChannelResponse: ProtoMessage {
+package struct RefreshChannelResponse: WireMessage {
   package var sessionCount: Int64
   package var clientID: String
   package var sessionID: String
@@ -180,7 +180,7 @@ package struct RefreshChannelResponse: ProtoMessage {
     self.sessionID = sessionID
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(sessionCount: try r.int64("sessionCount"), clientID: try r.string("clientId"), sessionID: try r.string("sessionId"))
   }
@@ -195,14 +195,14 @@ package struct RefreshChannelResponse: ProtoMessage {
 }
 
 /// `PeekChannelRequest`.
-package struct PeekChannelRequest: ProtoMessage {
+package struct PeekChannelRequest: WireMessage {
   package var channelKey: String
 
   package init(channelKey: String = "") {
     self.channelKey = channelKey
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(channelKey: try r.string("channelKey"))
   }
@@ -215,14 +215,14 @@ package struct PeekChannelRequest: ProtoMessage {
 }
 
 /// `PeekChannelResponse`.
-package struct PeekChannelResponse: ProtoMessage {
+package struct PeekChannelResponse: WireMessage {
   package var sessionCount: Int64
 
   package init(sessionCount: Int64 = 0) {
     self.sessionCount = sessionCount
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(sessionCount: try r.int64("sessionCount"))
   }
@@ -235,7 +235,7 @@ package struct PeekChannelResponse: ProtoMessage {
 }
 
 /// `RevisionSummary`: `snapshot` is YSON text; `createdAt` an RFC 3339 timestamp.
-package struct WireRevisionSummary: ProtoMessage {
+package struct WireRevisionSummary: WireMessage {
   package var id: String
   package var label: String
   package var description: String
@@ -250,7 +250,7 @@ package struct WireRevisionSummary: ProtoMessage {
     self.createdAt = createdAt
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(id: try r.string("id"), label: try r.string("label"), description: try r.string("description"), snapshot: try r.string("snapshot"), createdAt: try r.string("createdAt"))
   }
@@ -267,7 +267,7 @@ package struct WireRevisionSummary: ProtoMessage {
 }
 
 /// `CreateRevisionRequest`.
-package struct CreateRevisionRequest: ProtoMessage {
+package struct CreateRevisionRequest: WireMessage {
   package var clientID: String
   package var documentID: String
   package var label: String
@@ -280,7 +280,7 @@ package struct CreateRevisionRequest: ProtoMessage {
     self.description = description
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), documentID: try r.string("documentId"), label: try r.string("label"), description: try r.string("description"))
   }
@@ -296,14 +296,14 @@ package struct CreateRevisionRequest: ProtoMessage {
 }
 
 /// `CreateRevisionResponse`.
-package struct CreateRevisionResponse: ProtoMessage {
+package struct CreateRevisionResponse: WireMessage {
   package var revision: WireRevisionSummary?
 
   package init(revision: WireRevisionSummary? = nil) {
     self.revision = revision
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(revision: try r.message("revision"))
   }
@@ -316,7 +316,7 @@ package struct CreateRevisionResponse: ProtoMessage {
 }
 
 /// `GetRevisionRequest`.
-package struct GetRevisionRequest: ProtoMessage {
+package struct GetRevisionRequest: WireMessage {
   package var clientID: String
   package var documentID: String
   package var revisionID: String
@@ -327,7 +327,7 @@ package struct GetRevisionRequest: ProtoMessage {
     self.revisionID = revisionID
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), documentID: try r.string("documentId"), revisionID: try r.string("revisionId"))
   }
@@ -342,14 +342,14 @@ package struct GetRevisionRequest: ProtoMessage {
 }
 
 /// `GetRevisionResponse`.
-package struct GetRevisionResponse: ProtoMessage {
+package struct GetRevisionResponse: WireMessage {
   package var revision: WireRevisionSummary?
 
   package init(revision: WireRevisionSummary? = nil) {
     self.revision = revision
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(revision: try r.message("revision"))
   }
@@ -362,7 +362,7 @@ package struct GetRevisionResponse: ProtoMessage {
 }
 
 /// `ListRevisionsRequest`.
-package struct ListRevisionsRequest: ProtoMessage {
+package struct ListRevisionsRequest: WireMessage {
   package var clientID: String
   package var documentID: String
   package var pageSize: Int32
@@ -377,7 +377,7 @@ package struct ListRevisionsRequest: ProtoMessage {
     self.isForward = isForward
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), documentID: try r.string("documentId"), pageSize: try r.int32("pageSize"), offset: try r.int32("offset"), isForward: try r.bool("isForward"))
   }
@@ -394,14 +394,14 @@ package struct ListRevisionsRequest: ProtoMessage {
 }
 
 /// `ListRevisionsResponse`.
-package struct ListRevisionsResponse: ProtoMessage {
+package struct ListRevisionsResponse: WireMessage {
   package var revisions: [WireRevisionSummary]
 
   package init(revisions: [WireRevisionSummary] = []) {
     self.revisions = revisions
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(revisions: try r.repeated("revisions"))
   }
@@ -414,7 +414,7 @@ package struct ListRevisionsResponse: ProtoMessage {
 }
 
 /// `RestoreRevisionRequest`.
-package struct RestoreRevisionRequest: ProtoMessage {
+package struct RestoreRevisionRequest: WireMessage {
   package var clientID: String
   package var documentID: String
   package var revisionID: String
@@ -425,7 +425,7 @@ package struct RestoreRevisionRequest: ProtoMessage {
     self.revisionID = revisionID
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), documentID: try r.string("documentId"), revisionID: try r.string("revisionId"))
   }
@@ -440,10 +440,10 @@ package struct RestoreRevisionRequest: ProtoMessage {
 }
 
 /// `RestoreRevisionResponse` (empty).
-package struct RestoreRevisionResponse: ProtoMessage {
+package struct RestoreRevisionResponse: WireMessage {
   package init() {}
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     _ = try ProtoJSONReader(json, path: path)
   }
 

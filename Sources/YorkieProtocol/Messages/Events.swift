@@ -5,7 +5,7 @@ import Foundation
 // Written from a field table (see yorkie-protocol.md sections 3 and 4.11).
 
 /// `WatchDocumentRequest` (deprecated shim of Watch).
-package struct WatchDocumentRequest: ProtoMessage {
+package struct WatchDocumentRequest: WireMessage {
   package var clientID: String
   package var documentID: String
 
@@ -14,7 +14,7 @@ package struct WatchDocumentRequest: ProtoMessage {
     self.documentID = documentID
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), documentID: try r.string("documentId"))
   }
@@ -28,7 +28,7 @@ package struct WatchDocumentRequest: ProtoMessage {
 }
 
 /// `WatchChannelRequest` (deprecated shim of Watch).
-package struct WatchChannelRequest: ProtoMessage {
+package struct WatchChannelRequest: WireMessage {
   package var clientID: String
   package var channelKey: String
 
@@ -37,7 +37,7 @@ package struct WatchChannelRequest: ProtoMessage {
     self.channelKey = channelKey
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), channelKey: try r.string("channelKey"))
   }
@@ -51,7 +51,7 @@ package struct WatchChannelRequest: ProtoMessage {
 }
 
 /// `DocEventBody`.
-package struct WireDocEventBody: ProtoMessage {
+package struct WireDocEventBody: WireMessage {
   package var topic: String
   package var payload: Data
 
@@ -60,7 +60,7 @@ package struct WireDocEventBody: ProtoMessage {
     self.payload = payload
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(topic: try r.string("topic"), payload: try r.bytes("payload"))
   }
@@ -74,7 +74,7 @@ package struct WireDocEventBody: ProtoMessage {
 }
 
 /// `DocEvent`: a missing `type` is DOCUMENT_CHANGED.
-package struct WireDocEvent: ProtoMessage {
+package struct WireDocEvent: WireMessage {
   package var type: WireDocEvent.Kind
   package var publisher: String
   package var body: WireDocEventBody?
@@ -85,7 +85,7 @@ package struct WireDocEvent: ProtoMessage {
     self.body = body
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(type: try r.enumValue("type"), publisher: try r.string("publisher"), body: try r.message("body"))
   }
@@ -100,7 +100,7 @@ package struct WireDocEvent: ProtoMessage {
 }
 
 /// `ChannelEvent`: presence counts and broadcasts.
-package struct WireChannelEvent: ProtoMessage {
+package struct WireChannelEvent: WireMessage {
   package var type: WireChannelEvent.Kind
   package var publisher: String
   package var sessionCount: Int64
@@ -117,7 +117,7 @@ package struct WireChannelEvent: ProtoMessage {
     self.payload = payload
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(type: try r.enumValue("type"), publisher: try r.string("publisher"), sessionCount: try r.int64("sessionCount"), seq: try r.int64("seq"), topic: try r.string("topic"), payload: try r.bytes("payload"))
   }
@@ -135,7 +135,7 @@ package struct WireChannelEvent: ProtoMessage {
 }
 
 /// `WatchResponse.Initialization.DocumentInit`.
-package struct WireDocumentInit: ProtoMessage {
+package struct WireDocumentInit: WireMessage {
   package var documentID: String
   package var clientIDs: [String]
 
@@ -144,7 +144,7 @@ package struct WireDocumentInit: ProtoMessage {
     self.clientIDs = clientIDs
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(documentID: try r.string("documentId"), clientIDs: try r.strings("clientIds"))
   }
@@ -158,7 +158,7 @@ package struct WireDocumentInit: ProtoMessage {
 }
 
 /// `WatchResponse.Initialization.ChannelInit`.
-package struct WireChannelInit: ProtoMessage {
+package struct WireChannelInit: WireMessage {
   package var channelKey: String
   package var sessionCount: Int64
   package var seq: Int64
@@ -169,7 +169,7 @@ package struct WireChannelInit: ProtoMessage {
     self.seq = seq
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(channelKey: try r.string("channelKey"), sessionCount: try r.int64("sessionCount"), seq: try r.int64("seq"))
   }
@@ -184,14 +184,14 @@ package struct WireChannelInit: ProtoMessage {
 }
 
 /// `ResourceDescriptor.document`.
-package struct WireDocumentResource: ProtoMessage {
+package struct WireDocumentResource: WireMessage {
   package var documentID: String
 
   package init(documentID: String = "") {
     self.documentID = documentID
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(documentID: try r.string("documentId"))
   }
@@ -204,14 +204,14 @@ package struct WireDocumentResource: ProtoMessage {
 }
 
 /// `ResourceDescriptor.channel`.
-package struct WireChannelResource: ProtoMessage {
+package struct WireChannelResource: WireMessage {
   package var channelKey: String
 
   package init(channelKey: String = "") {
     self.channelKey = channelKey
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(channelKey: try r.string("channelKey"))
   }
@@ -224,7 +224,7 @@ package struct WireChannelResource: ProtoMessage {
 }
 
 /// `WatchResponse.Event.docEvent`.
-package struct WireWatchDocumentEvent: ProtoMessage {
+package struct WireWatchDocumentEvent: WireMessage {
   package var documentID: String
   package var event: WireDocEvent?
 
@@ -233,7 +233,7 @@ package struct WireWatchDocumentEvent: ProtoMessage {
     self.event = event
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(documentID: try r.string("documentId"), event: try r.message("event"))
   }
@@ -247,7 +247,7 @@ package struct WireWatchDocumentEvent: ProtoMessage {
 }
 
 /// `WatchResponse.Event.channelEvent`.
-package struct WireWatchChannelEvent: ProtoMessage {
+package struct WireWatchChannelEvent: WireMessage {
   package var channelKey: String
   package var event: WireChannelEvent?
 
@@ -256,7 +256,7 @@ package struct WireWatchChannelEvent: ProtoMessage {
     self.event = event
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(channelKey: try r.string("channelKey"), event: try r.message("event"))
   }
@@ -270,14 +270,14 @@ package struct WireWatchChannelEvent: ProtoMessage {
 }
 
 /// `WatchDocumentResponse.Initialization`.
-package struct WireWatchDocumentInitialization: ProtoMessage {
+package struct WireWatchDocumentInitialization: WireMessage {
   package var clientIDs: [String]
 
   package init(clientIDs: [String] = []) {
     self.clientIDs = clientIDs
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientIDs: try r.strings("clientIds"))
   }
@@ -290,7 +290,7 @@ package struct WireWatchDocumentInitialization: ProtoMessage {
 }
 
 /// `WatchChannelResponse.Initialized`.
-package struct WireWatchChannelInitialized: ProtoMessage {
+package struct WireWatchChannelInitialized: WireMessage {
   package var sessionCount: Int64
   package var seq: Int64
 
@@ -299,7 +299,7 @@ package struct WireWatchChannelInitialized: ProtoMessage {
     self.seq = seq
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(sessionCount: try r.int64("sessionCount"), seq: try r.int64("seq"))
   }
@@ -313,14 +313,14 @@ package struct WireWatchChannelInitialized: ProtoMessage {
 }
 
 /// A health answer: `{"status":"serving"}` (GET) or `SERVING_STATUS_SERVING` (gRPC health).
-package struct PBHealthCheckResponse: ProtoMessage {
+package struct PBHealthCheckResponse: WireMessage {
   package var status: String
 
   package init(status: String = "") {
     self.status = status
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(status: try r.string("status"))
   }
@@ -333,10 +333,10 @@ package struct PBHealthCheckResponse: ProtoMessage {
 }
 
 /// An empty message, `{}` (requests and responses with no fields).
-package struct PBEmpty: ProtoMessage {
+package struct PBEmpty: WireMessage {
   package init() {}
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     _ = try ProtoJSONReader(json, path: path)
   }
 

@@ -2,7 +2,7 @@ import CRDT
 import Foundation
 
 /// `Operation`: a oneof of every operation kind (yorkie-protocol.md 4.6).
-package enum PBOperation: ProtoMessage {
+package enum PBOperation: WireMessage {
   case set(Set)
   case add(Add)
   case move(Move)
@@ -16,7 +16,7 @@ package enum PBOperation: ProtoMessage {
 
   private static let members = ["set", "add", "move", "remove", "edit", "style", "increase", "treeEdit", "treeStyle", "arraySet"]
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     guard let member = try r.oneof(PBOperation.members) else {
       throw wireDataError(path, "an operation without a body (one of \(PBOperation.members.joined(separator: ", ")))")
@@ -53,7 +53,7 @@ package enum PBOperation: ProtoMessage {
   }
 
   /// `Operation.Set`: assign an object member.
-  package struct Set: ProtoMessage {
+  package struct Set: WireMessage {
     package var parentCreatedAt: WireTimeTicket?
     package var key: String
     package var value: PBJSONElementSimple?
@@ -66,7 +66,7 @@ package enum PBOperation: ProtoMessage {
       self.executedAt = executedAt
     }
 
-    package init(json: WireJSON, path: String) throws {
+    package init(json: WireJSON, path: String) throws(YorkieError) {
       let r = try ProtoJSONReader(json, path: path)
       self.init(parentCreatedAt: try r.message("parentCreatedAt"), key: try r.string("key"), value: try r.message("value"),
                 executedAt: try r.message("executedAt"))
@@ -83,7 +83,7 @@ package enum PBOperation: ProtoMessage {
   }
 
   /// `Operation.Add`: insert into an array after a position.
-  package struct Add: ProtoMessage {
+  package struct Add: WireMessage {
     package var parentCreatedAt: WireTimeTicket?
     package var prevCreatedAt: WireTimeTicket?
     package var value: PBJSONElementSimple?
@@ -97,7 +97,7 @@ package enum PBOperation: ProtoMessage {
       self.executedAt = executedAt
     }
 
-    package init(json: WireJSON, path: String) throws {
+    package init(json: WireJSON, path: String) throws(YorkieError) {
       let r = try ProtoJSONReader(json, path: path)
       self.init(parentCreatedAt: try r.message("parentCreatedAt"), prevCreatedAt: try r.message("prevCreatedAt"),
                 value: try r.message("value"), executedAt: try r.message("executedAt"))
@@ -114,7 +114,7 @@ package enum PBOperation: ProtoMessage {
   }
 
   /// `Operation.Move`: move an array element after a position.
-  package struct Move: ProtoMessage {
+  package struct Move: WireMessage {
     package var parentCreatedAt: WireTimeTicket?
     package var prevCreatedAt: WireTimeTicket?
     package var createdAt: WireTimeTicket?
@@ -128,7 +128,7 @@ package enum PBOperation: ProtoMessage {
       self.executedAt = executedAt
     }
 
-    package init(json: WireJSON, path: String) throws {
+    package init(json: WireJSON, path: String) throws(YorkieError) {
       let r = try ProtoJSONReader(json, path: path)
       self.init(parentCreatedAt: try r.message("parentCreatedAt"), prevCreatedAt: try r.message("prevCreatedAt"),
                 createdAt: try r.message("createdAt"), executedAt: try r.message("executedAt"))
@@ -145,7 +145,7 @@ package enum PBOperation: ProtoMessage {
   }
 
   /// `Operation.Remove`: remove an object member or array element.
-  package struct Remove: ProtoMessage {
+  package struct Remove: WireMessage {
     package var parentCreatedAt: WireTimeTicket?
     package var createdAt: WireTimeTicket?
     package var executedAt: WireTimeTicket?
@@ -156,7 +156,7 @@ package enum PBOperation: ProtoMessage {
       self.executedAt = executedAt
     }
 
-    package init(json: WireJSON, path: String) throws {
+    package init(json: WireJSON, path: String) throws(YorkieError) {
       let r = try ProtoJSONReader(json, path: path)
       self.init(parentCreatedAt: try r.message("parentCreatedAt"), createdAt: try r.message("createdAt"),
                 executedAt: try r.message("executedAt"))
@@ -172,7 +172,7 @@ package enum PBOperation: ProtoMessage {
   }
 
   /// `Operation.Edit`: replace a range of a text (and, with restore spans, undo/redo).
-  package struct Edit: ProtoMessage {
+  package struct Edit: WireMessage {
     package var parentCreatedAt: WireTimeTicket?
     package var from: PBTextNodePos?
     package var to: PBTextNodePos?
@@ -200,7 +200,7 @@ package enum PBOperation: ProtoMessage {
       self.retombstoneSpans = retombstoneSpans
     }
 
-    package init(json: WireJSON, path: String) throws {
+    package init(json: WireJSON, path: String) throws(YorkieError) {
       let r = try ProtoJSONReader(json, path: path)
       self.init(parentCreatedAt: try r.message("parentCreatedAt"), from: try r.message("from"), to: try r.message("to"),
                 createdAtMapByActor: try r.messageMap("createdAtMapByActor"), content: try r.string("content"),
@@ -226,7 +226,7 @@ package enum PBOperation: ProtoMessage {
   }
 
   /// `Operation.Style`: set and remove attributes on a range of a text.
-  package struct Style: ProtoMessage {
+  package struct Style: WireMessage {
     package var parentCreatedAt: WireTimeTicket?
     package var from: PBTextNodePos?
     package var to: PBTextNodePos?
@@ -247,7 +247,7 @@ package enum PBOperation: ProtoMessage {
       self.attributesToRemove = attributesToRemove
     }
 
-    package init(json: WireJSON, path: String) throws {
+    package init(json: WireJSON, path: String) throws(YorkieError) {
       let r = try ProtoJSONReader(json, path: path)
       self.init(parentCreatedAt: try r.message("parentCreatedAt"), from: try r.message("from"), to: try r.message("to"),
                 attributes: try r.stringMap("attributes"), executedAt: try r.message("executedAt"),
@@ -268,7 +268,7 @@ package enum PBOperation: ProtoMessage {
   }
 
   /// `Operation.Increase`: add to a counter (`actor` only for deduplicating counters).
-  package struct Increase: ProtoMessage {
+  package struct Increase: WireMessage {
     package var parentCreatedAt: WireTimeTicket?
     package var value: PBJSONElementSimple?
     package var executedAt: WireTimeTicket?
@@ -281,7 +281,7 @@ package enum PBOperation: ProtoMessage {
       self.actor = actor
     }
 
-    package init(json: WireJSON, path: String) throws {
+    package init(json: WireJSON, path: String) throws(YorkieError) {
       let r = try ProtoJSONReader(json, path: path)
       self.init(parentCreatedAt: try r.message("parentCreatedAt"), value: try r.message("value"), executedAt: try r.message("executedAt"),
                 actor: try r.string("actor"))
@@ -298,7 +298,7 @@ package enum PBOperation: ProtoMessage {
   }
 
   /// `Operation.ArraySet`: replace the array element `createdAt`.
-  package struct ArraySet: ProtoMessage {
+  package struct ArraySet: WireMessage {
     package var parentCreatedAt: WireTimeTicket?
     package var createdAt: WireTimeTicket?
     package var value: PBJSONElementSimple?
@@ -312,7 +312,7 @@ package enum PBOperation: ProtoMessage {
       self.executedAt = executedAt
     }
 
-    package init(json: WireJSON, path: String) throws {
+    package init(json: WireJSON, path: String) throws(YorkieError) {
       let r = try ProtoJSONReader(json, path: path)
       self.init(parentCreatedAt: try r.message("parentCreatedAt"), createdAt: try r.message("createdAt"), value: try r.message("value"),
                 executedAt: try r.message("executedAt"))
@@ -329,7 +329,7 @@ package enum PBOperation: ProtoMessage {
   }
 
   /// `Operation.TreeEdit` (decoded and re-encoded; the SDK has no Tree yet).
-  package struct TreeEdit: ProtoMessage {
+  package struct TreeEdit: WireMessage {
     package var parentCreatedAt: WireTimeTicket?
     package var from: PBTreePos?
     package var to: PBTreePos?
@@ -359,7 +359,7 @@ package enum PBOperation: ProtoMessage {
       self.splitTickets = splitTickets
     }
 
-    package init(json: WireJSON, path: String) throws {
+    package init(json: WireJSON, path: String) throws(YorkieError) {
       let r = try ProtoJSONReader(json, path: path)
       self.init(parentCreatedAt: try r.message("parentCreatedAt"), from: try r.message("from"), to: try r.message("to"),
                 createdAtMapByActor: try r.messageMap("createdAtMapByActor"), contents: try r.repeated("contents"),
@@ -386,7 +386,7 @@ package enum PBOperation: ProtoMessage {
   }
 
   /// `Operation.TreeStyle` (decoded and re-encoded; the SDK has no Tree yet).
-  package struct TreeStyle: ProtoMessage {
+  package struct TreeStyle: WireMessage {
     package var parentCreatedAt: WireTimeTicket?
     package var from: PBTreePos?
     package var to: PBTreePos?
@@ -406,7 +406,7 @@ package enum PBOperation: ProtoMessage {
       self.createdAtMapByActor = createdAtMapByActor
     }
 
-    package init(json: WireJSON, path: String) throws {
+    package init(json: WireJSON, path: String) throws(YorkieError) {
       let r = try ProtoJSONReader(json, path: path)
       self.init(parentCreatedAt: try r.message("parentCreatedAt"), from: try r.message("from"), to: try r.message("to"),
                 attributes: try r.stringMap("attributes"), executedAt: try r.message("executedAt"),

@@ -5,7 +5,7 @@ import Foundation
 // change packs, values, presence. Field names and numbers: yorkie-protocol.md section 4.
 
 /// `TimeTicket`: lamport, delimiter, 12-byte actor.
-package struct WireTimeTicket: ProtoMessage {
+package struct WireTimeTicket: WireMessage {
   package var lamport: Int64
   package var delimiter: UInt32
   package var actorID: Data
@@ -16,7 +16,7 @@ package struct WireTimeTicket: ProtoMessage {
     self.actorID = actorID
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(lamport: try r.int64("lamport"), delimiter: try r.uint32("delimiter"), actorID: try r.bytes("actorId"))
   }
@@ -31,12 +31,12 @@ package struct WireTimeTicket: ProtoMessage {
 }
 
 /// `VersionVector`: actor (base64) → lamport.
-package struct WireVersionVector: ProtoMessage {
+package struct WireVersionVector: WireMessage {
   package var vector: [String: Int64]
 
   package init(vector: [String: Int64] = [:]) { self.vector = vector }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     self.init(vector: try ProtoJSONReader(json, path: path).int64Map("vector"))
   }
 
@@ -48,7 +48,7 @@ package struct WireVersionVector: ProtoMessage {
 }
 
 /// `Checkpoint`: how far client and server have synchronized.
-package struct WireCheckpoint: ProtoMessage {
+package struct WireCheckpoint: WireMessage {
   package var serverSeq: Int64
   package var clientSeq: UInt32
 
@@ -57,7 +57,7 @@ package struct WireCheckpoint: ProtoMessage {
     self.clientSeq = clientSeq
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(serverSeq: try r.int64("serverSeq"), clientSeq: try r.uint32("clientSeq"))
   }
@@ -71,7 +71,7 @@ package struct WireCheckpoint: ProtoMessage {
 }
 
 /// `ChangeID`.
-package struct WireChangeID: ProtoMessage {
+package struct WireChangeID: WireMessage {
   package var clientSeq: UInt32
   package var serverSeq: Int64
   package var lamport: Int64
@@ -86,7 +86,7 @@ package struct WireChangeID: ProtoMessage {
     self.versionVector = versionVector
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientSeq: try r.uint32("clientSeq"), serverSeq: try r.int64("serverSeq"), lamport: try r.int64("lamport"),
               actorID: try r.bytes("actorId"), versionVector: try r.message("versionVector"))
@@ -104,12 +104,12 @@ package struct WireChangeID: ProtoMessage {
 }
 
 /// `Presence`: JSON-encoded values by key.
-package struct WirePresence: ProtoMessage {
+package struct WirePresence: WireMessage {
   package var data: [String: String]
 
   package init(data: [String: String] = [:]) { self.data = data }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     self.init(data: try ProtoJSONReader(json, path: path).stringMap("data"))
   }
 
@@ -137,7 +137,7 @@ extension WirePresenceChange {
 }
 
 /// `PresenceChange`.
-package struct WirePresenceChange: ProtoMessage {
+package struct WirePresenceChange: WireMessage {
   package var type: WirePresenceChange.Kind
   package var presence: WirePresence?
 
@@ -146,7 +146,7 @@ package struct WirePresenceChange: ProtoMessage {
     self.presence = presence
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(type: try r.enumValue("type"), presence: try r.message("presence"))
   }
@@ -160,7 +160,7 @@ package struct WirePresenceChange: ProtoMessage {
 }
 
 /// `Change`.
-package struct WireChange: ProtoMessage {
+package struct WireChange: WireMessage {
   package var id: WireChangeID?
   package var message: String
   package var operations: [PBOperation]
@@ -173,7 +173,7 @@ package struct WireChange: ProtoMessage {
     self.presenceChange = presenceChange
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(id: try r.message("id"), message: try r.string("message"), operations: try r.repeated("operations"),
               presenceChange: try r.message("presenceChange"))
@@ -190,7 +190,7 @@ package struct WireChange: ProtoMessage {
 }
 
 /// `ChangePack`.
-package struct WireChangePack: ProtoMessage {
+package struct WireChangePack: WireMessage {
   package var documentKey: String
   package var checkpoint: WireCheckpoint?
   package var snapshot: Data
@@ -210,7 +210,7 @@ package struct WireChangePack: ProtoMessage {
     self.versionVector = versionVector
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(documentKey: try r.string("documentKey"), checkpoint: try r.message("checkpoint"), snapshot: try r.bytes("snapshot"),
               changes: try r.repeated("changes"), minSyncedTicket: try r.message("minSyncedTicket"),
@@ -257,7 +257,7 @@ package enum PBValueType: Int32, ProtoEnum {
 }
 
 /// `JSONElementSimple`: the value of a Set, Add, ArraySet or Increase.
-package struct PBJSONElementSimple: ProtoMessage {
+package struct PBJSONElementSimple: WireMessage {
   package var createdAt: WireTimeTicket?
   package var movedAt: WireTimeTicket?
   package var removedAt: WireTimeTicket?
@@ -273,7 +273,7 @@ package struct PBJSONElementSimple: ProtoMessage {
     self.value = value
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(createdAt: try r.message("createdAt"), movedAt: try r.message("movedAt"), removedAt: try r.message("removedAt"),
               type: try r.enumValue("type"), value: try r.bytes("value"))
@@ -291,7 +291,7 @@ package struct PBJSONElementSimple: ProtoMessage {
 }
 
 /// `TextNodePos`: a piece of text (createdAt, offset) and an offset inside it.
-package struct PBTextNodePos: ProtoMessage {
+package struct PBTextNodePos: WireMessage {
   package var createdAt: WireTimeTicket?
   package var offset: Int32
   package var relativeOffset: Int32
@@ -302,7 +302,7 @@ package struct PBTextNodePos: ProtoMessage {
     self.relativeOffset = relativeOffset
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(createdAt: try r.message("createdAt"), offset: try r.int32("offset"), relativeOffset: try r.int32("relativeOffset"))
   }
@@ -330,7 +330,7 @@ package enum PBRestoreMode: Int32, ProtoEnum {
 }
 
 /// `RestoreSpan`: text an undo revives or removes again, by its original identity.
-package struct PBRestoreSpan: ProtoMessage {
+package struct PBRestoreSpan: WireMessage {
   package var createdAt: WireTimeTicket?
   package var start: Int32
   package var end: Int32
@@ -345,7 +345,7 @@ package struct PBRestoreSpan: ProtoMessage {
     self.attributes = attributes
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(createdAt: try r.message("createdAt"), start: try r.int32("start"), end: try r.int32("end"),
               content: try r.string("content"), attributes: try r.stringMap("attributes"))

@@ -5,7 +5,7 @@ import Foundation
 // Written from a field table (see yorkie-protocol.md sections 3 and 4.11).
 
 /// `ActivateClientRequest`: register a client.
-package struct ActivateClientRequest: ProtoMessage {
+package struct ActivateClientRequest: WireMessage {
   package var clientKey: String
   package var metadata: [String: String]
 
@@ -14,7 +14,7 @@ package struct ActivateClientRequest: ProtoMessage {
     self.metadata = metadata
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientKey: try r.string("clientKey"), metadata: try r.stringMap("metadata"))
   }
@@ -28,14 +28,14 @@ package struct ActivateClientRequest: ProtoMessage {
 }
 
 /// `ActivateClientResponse`: the new client's ID (hex).
-package struct ActivateClientResponse: ProtoMessage {
+package struct ActivateClientResponse: WireMessage {
   package var clientID: String
 
   package init(clientID: String = "") {
     self.clientID = clientID
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"))
   }
@@ -48,7 +48,7 @@ package struct ActivateClientResponse: ProtoMessage {
 }
 
 /// `DeactivateClientRequest`.
-package struct DeactivateClientRequest: ProtoMessage {
+package struct DeactivateClientRequest: WireMessage {
   package var clientID: String
   package var synchronous: Bool
 
@@ -57,7 +57,7 @@ package struct DeactivateClientRequest: ProtoMessage {
     self.synchronous = synchronous
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), synchronous: try r.bool("synchronous"))
   }
@@ -71,10 +71,10 @@ package struct DeactivateClientRequest: ProtoMessage {
 }
 
 /// `DeactivateClientResponse` (empty).
-package struct DeactivateClientResponse: ProtoMessage {
+package struct DeactivateClientResponse: WireMessage {
   package init() {}
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     _ = try ProtoJSONReader(json, path: path)
   }
 
@@ -82,7 +82,7 @@ package struct DeactivateClientResponse: ProtoMessage {
 }
 
 /// `AttachDocumentRequest`.
-package struct AttachDocumentRequest: ProtoMessage {
+package struct AttachDocumentRequest: WireMessage {
   package var clientID: String
   package var changePack: WireChangePack?
   package var schemaKey: String
@@ -97,7 +97,7 @@ package struct AttachDocumentRequest: ProtoMessage {
     self.disablePresence = disablePresence
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), changePack: try r.message("changePack"), schemaKey: try r.string("schemaKey"), disableGc: try r.bool("disableGc"), disablePresence: try r.bool("disablePresence"))
   }
@@ -114,7 +114,7 @@ package struct AttachDocumentRequest: ProtoMessage {
 }
 
 /// `AttachDocumentResponse`.
-package struct AttachDocumentResponse: ProtoMessage {
+package struct AttachDocumentResponse: WireMessage {
   package var documentID: String
   package var changePack: WireChangePack?
   package var maxSizePerDocument: Int32
@@ -129,7 +129,7 @@ package struct AttachDocumentResponse: ProtoMessage {
     self.disablePresence = disablePresence
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(documentID: try r.string("documentId"), changePack: try r.message("changePack"), maxSizePerDocument: try r.int32("maxSizePerDocument"), schemaRules: try r.repeated("schemaRules"), disablePresence: try r.bool("disablePresence"))
   }
@@ -146,7 +146,7 @@ package struct AttachDocumentResponse: ProtoMessage {
 }
 
 /// `Rule`: a schema rule the client validates.
-package struct WireRule: ProtoMessage {
+package struct WireRule: WireMessage {
   package var path: String
   package var type: String
   package var treeNodes: [WireTreeNodeRule]
@@ -157,7 +157,7 @@ package struct WireRule: ProtoMessage {
     self.treeNodes = treeNodes
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(path: try r.string("path"), type: try r.string("type"), treeNodes: try r.repeated("treeNodes"))
   }
@@ -172,7 +172,7 @@ package struct WireRule: ProtoMessage {
 }
 
 /// `TreeNodeRule`.
-package struct WireTreeNodeRule: ProtoMessage {
+package struct WireTreeNodeRule: WireMessage {
   package var nodeType: String
   package var content: String
   package var marks: String
@@ -185,7 +185,7 @@ package struct WireTreeNodeRule: ProtoMessage {
     self.group = group
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(nodeType: try r.string("nodeType"), content: try r.string("content"), marks: try r.string("marks"), group: try r.string("group"))
   }
@@ -201,7 +201,7 @@ package struct WireTreeNodeRule: ProtoMessage {
 }
 
 /// `DetachDocumentRequest`.
-package struct DetachDocumentRequest: ProtoMessage {
+package struct DetachDocumentRequest: WireMessage {
   package var clientID: String
   package var documentID: String
   package var changePack: WireChangePack?
@@ -214,7 +214,7 @@ package struct DetachDocumentRequest: ProtoMessage {
     self.removeIfNotAttached = removeIfNotAttached
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), documentID: try r.string("documentId"), changePack: try r.message("changePack"), removeIfNotAttached: try r.bool("removeIfNotAttached"))
   }
@@ -230,14 +230,14 @@ package struct DetachDocumentRequest: ProtoMessage {
 }
 
 /// `DetachDocumentResponse`.
-package struct DetachDocumentResponse: ProtoMessage {
+package struct DetachDocumentResponse: WireMessage {
   package var changePack: WireChangePack?
 
   package init(changePack: WireChangePack? = nil) {
     self.changePack = changePack
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(changePack: try r.message("changePack"))
   }
@@ -250,7 +250,7 @@ package struct DetachDocumentResponse: ProtoMessage {
 }
 
 /// `RemoveDocumentRequest`.
-package struct RemoveDocumentRequest: ProtoMessage {
+package struct RemoveDocumentRequest: WireMessage {
   package var clientID: String
   package var documentID: String
   package var changePack: WireChangePack?
@@ -261,7 +261,7 @@ package struct RemoveDocumentRequest: ProtoMessage {
     self.changePack = changePack
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), documentID: try r.string("documentId"), changePack: try r.message("changePack"))
   }
@@ -276,14 +276,14 @@ package struct RemoveDocumentRequest: ProtoMessage {
 }
 
 /// `RemoveDocumentResponse`.
-package struct RemoveDocumentResponse: ProtoMessage {
+package struct RemoveDocumentResponse: WireMessage {
   package var changePack: WireChangePack?
 
   package init(changePack: WireChangePack? = nil) {
     self.changePack = changePack
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(changePack: try r.message("changePack"))
   }
@@ -296,7 +296,7 @@ package struct RemoveDocumentResponse: ProtoMessage {
 }
 
 /// `PushPullChangesRequest`.
-package struct PushPullChangesRequest: ProtoMessage {
+package struct PushPullChangesRequest: WireMessage {
   package var clientID: String
   package var documentID: String
   package var changePack: WireChangePack?
@@ -311,7 +311,7 @@ package struct PushPullChangesRequest: ProtoMessage {
     self.disableGc = disableGc
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), documentID: try r.string("documentId"), changePack: try r.message("changePack"), pushOnly: try r.bool("pushOnly"), disableGc: try r.bool("disableGc"))
   }
@@ -328,14 +328,14 @@ package struct PushPullChangesRequest: ProtoMessage {
 }
 
 /// `PushPullChangesResponse`.
-package struct PushPullChangesResponse: ProtoMessage {
+package struct PushPullChangesResponse: WireMessage {
   package var changePack: WireChangePack?
 
   package init(changePack: WireChangePack? = nil) {
     self.changePack = changePack
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(changePack: try r.message("changePack"))
   }

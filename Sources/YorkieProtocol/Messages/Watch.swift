@@ -35,7 +35,7 @@ extension WireChannelEvent {
 }
 
 /// Reads a oneof whose members are messages: exactly one must be present.
-private func oneofMember(_ r: ProtoJSONReader, _ names: [String], what: String) throws -> (String, WireJSON, String) {
+private func oneofMember(_ r: ProtoJSONReader, _ names: [String], what: String) throws(YorkieError) -> (String, WireJSON, String) {
   guard let name = try r.oneof(names), let value = r.value(name) else {
     throw wireDataError(r.path, "\(what) without any of \(names.joined(separator: ", "))")
   }
@@ -43,11 +43,11 @@ private func oneofMember(_ r: ProtoJSONReader, _ names: [String], what: String) 
 }
 
 /// `ResourceDescriptor`: a document or a channel to watch.
-package enum WireResourceDescriptor: ProtoMessage {
+package enum WireResourceDescriptor: WireMessage {
   case document(WireDocumentResource)
   case channel(WireChannelResource)
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let (name, value, p) = try oneofMember(try ProtoJSONReader(json, path: path), ["document", "channel"], what: "a resource")
     self = name == "document" ? .document(try WireDocumentResource(json: value, path: p)) : .channel(try WireChannelResource(json: value, path: p))
   }
@@ -61,7 +61,7 @@ package enum WireResourceDescriptor: ProtoMessage {
 }
 
 /// `WatchRequest`: the documents and channels one stream follows.
-package struct WatchRequest: ProtoMessage {
+package struct WatchRequest: WireMessage {
   package var clientID: String
   package var resources: [WireResourceDescriptor]
 
@@ -70,7 +70,7 @@ package struct WatchRequest: ProtoMessage {
     self.resources = resources
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), resources: try r.repeated("resources"))
   }
@@ -84,11 +84,11 @@ package struct WatchRequest: ProtoMessage {
 }
 
 /// `WatchResponse.Initialization.ResourceInit`.
-package enum WireResourceInit: ProtoMessage {
+package enum WireResourceInit: WireMessage {
   case document(WireDocumentInit)
   case channel(WireChannelInit)
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let (name, value, p) = try oneofMember(try ProtoJSONReader(json, path: path), ["documentInit", "channelInit"], what: "a resource init")
     self = name == "documentInit" ? .document(try WireDocumentInit(json: value, path: p)) : .channel(try WireChannelInit(json: value, path: p))
   }
@@ -102,12 +102,12 @@ package enum WireResourceInit: ProtoMessage {
 }
 
 /// `WatchResponse`: the initialization (always first), then events.
-package enum WatchResponse: ProtoMessage {
+package enum WatchResponse: WireMessage {
   case initialization([WireResourceInit])
   case documentEvent(WireWatchDocumentEvent)
   case channelEvent(WireWatchChannelEvent)
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let (name, value, p) = try oneofMember(try ProtoJSONReader(json, path: path), ["initialization", "event"], what: "a watch response")
     if name == "initialization" {
       self = .initialization(try ProtoJSONReader(value, path: p).repeated("resourceInits"))
@@ -133,11 +133,11 @@ package enum WatchResponse: ProtoMessage {
 }
 
 /// `WatchDocumentResponse` (deprecated shim): the watchers, then document events.
-package enum WatchDocumentResponse: ProtoMessage {
+package enum WatchDocumentResponse: WireMessage {
   case initialization(WireWatchDocumentInitialization)
   case event(WireDocEvent)
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let (name, value, p) = try oneofMember(try ProtoJSONReader(json, path: path), ["initialization", "event"], what: "a watch response")
     self = name == "initialization" ? .initialization(try WireWatchDocumentInitialization(json: value, path: p))
       : .event(try WireDocEvent(json: value, path: p))
@@ -152,11 +152,11 @@ package enum WatchDocumentResponse: ProtoMessage {
 }
 
 /// `WatchChannelResponse` (deprecated shim): the session count, then channel events.
-package enum WatchChannelResponse: ProtoMessage {
+package enum WatchChannelResponse: WireMessage {
   case initialized(WireWatchChannelInitialized)
   case event(WireChannelEvent)
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let (name, value, p) = try oneofMember(try ProtoJSONReader(json, path: path), ["initialized", "event"], what: "a watch response")
     self = name == "initialized" ? .initialized(try WireWatchChannelInitialized(json: value, path: p))
       : .event(try WireChannelEvent(json: value, path: p))
