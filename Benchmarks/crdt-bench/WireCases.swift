@@ -47,7 +47,7 @@ func encodeChangeCase() -> BenchCase {
       let seconds = (benchClock.now - start).seconds
       var checks = Checks()
       let encoded = WireChange(change).json.bytes
-      let decoded = try? WireChange(jsonText: encoded).model("change")
+      let decoded = try? WireChange(jsonData: encoded).model("change")
       checks.expect(decoded == change, "the encoded change does not decode to itself")
       checks.expect(bytes == encoded.count * iterations, "encodings differ between runs")
       return checks.trial(seconds, [Field("bytes", .int(encoded.count))])
@@ -67,7 +67,7 @@ func decodePackCase(changes count: Int) -> BenchCase {
         let doc = Document(key: "wire")
         await doc.setActor(try ActorID(hex: "000000000000000000000002"))
         let start = benchClock.now
-        let response = try PushPullChangesResponse(jsonText: body)
+        let response = try PushPullChangesResponse(jsonData: body)
         guard let wire = response.changePack else { return .failed("the response has no change pack") }
         try await doc.applyChangePack(try wire.model())
         let seconds = (benchClock.now - start).seconds

@@ -39,7 +39,7 @@ struct MalformedInputTests {
     var bytes = Array(#"{"clientKey": "ab"}"#.utf8)
     bytes[15] = 0xC3
     bytes[16] = 0x28
-    #expect(throws: YorkieError.self) { try ActivateClientRequest(jsonText: bytes) }
+    #expect(throws: YorkieError.self) { try ActivateClientRequest(jsonData: bytes) }
   }
 
   @Test func deepNestingIsRefusedWithoutRecursingToDeath() {

@@ -84,7 +84,7 @@ struct WireMessageTests {
     ]
     var stream: [UInt8] = []
     for (json, header) in frames {
-      let envelope = ConnectEnvelope(flags: header[0], payload: Array(json.utf8))
+      let envelope = ConnectEnvelope(flags: .init(rawValue: header[0]), payload: Array(json.utf8))
       #expect(Array(envelope.bytes.prefix(5)) == header, "\(json)")
       stream += envelope.bytes
     }
@@ -92,11 +92,11 @@ struct WireMessageTests {
     let envelopes = try decoder.feed(stream)
     try decoder.finish()
     #expect(envelopes.count == 3)
-    let initialization = try WatchResponse(jsonText: envelopes[0].payload)
+    let initialization = try WatchResponse(jsonData: envelopes[0].payload)
     #expect(initialization == .initialization([.document(WireDocumentInit(documentID: "66c1f0a2b7e4d93a1c2e4f11",
                                                                           clientIDs: ["66c1f0a2b7e4d93a1c2e4f10", "66c1f0a2b7e4d93a1c2e4f12"]))]))
     // The changed-event has no `type`: it reads as DOCUMENT_CHANGED.
-    guard case .documentEvent(let event) = try WatchResponse(jsonText: envelopes[1].payload) else {
+    guard case .documentEvent(let event) = try WatchResponse(jsonData: envelopes[1].payload) else {
       Issue.record("expected a document event")
       return
     }

@@ -3,12 +3,15 @@ import Foundation
 
 extension WireJSON {
   /// Nesting deeper than this is refused (the parser is recursive).
-  package static let maximumDepth = 512
+  public static let maximumDepth = 512
 
   /// Parses UTF-8 JSON text. Anything that is not exactly one JSON value (RFC 8259) with
   /// optional white space around it is an error naming the byte offset: invalid UTF-8, lone
   /// surrogate escapes, malformed numbers, trailing characters, nesting past ``maximumDepth``.
-  package static func parse(_ bytes: some Collection<UInt8>) throws(YorkieError) -> WireJSON {
+  ///
+  /// - Throws: ``CRDT/YorkieError`` `invalidWireData`, its message naming the byte offset.
+  /// - Complexity: O(*n*) in the size of the text.
+  public static func parse(_ bytes: some Collection<UInt8>) throws(YorkieError) -> WireJSON {
     let array = Array(bytes)
     return try array.withUnsafeBufferPointer { (buffer) throws(YorkieError) in
       var parser = WireJSONParser(bytes: buffer)
@@ -21,7 +24,9 @@ extension WireJSON {
   }
 
   /// Parses JSON text.
-  package static func parse(_ text: String) throws(YorkieError) -> WireJSON { try parse(Array(text.utf8)) }
+  ///
+  /// - Throws: ``CRDT/YorkieError`` `invalidWireData`, its message naming the byte offset.
+  public static func parse(_ text: String) throws(YorkieError) -> WireJSON { try parse(Array(text.utf8)) }
 }
 
 private struct WireJSONParser {
