@@ -1,7 +1,8 @@
 import CRDT
 import Foundation
 
-// Flat messages of YorkieService (yorkie/v1/yorkie.proto) and its events, in the JSON form.
+// The events of the Watch stream and the deprecated WatchDocument/WatchChannel shims
+// (yorkie/v1/yorkie.proto), in the JSON form.
 // Written from a field table (see yorkie-protocol.md sections 3 and 4.11).
 
 /// `WatchDocumentRequest` (deprecated shim of Watch).
