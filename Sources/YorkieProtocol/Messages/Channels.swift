@@ -3,26 +3,33 @@ import Foundation
 
 // Channel and broadcast messages of YorkieService (yorkie/v1/yorkie.proto).
 
-/// `BroadcastRequest`: a message to every other watcher of a channel.
-package struct BroadcastRequest: WireMessage {
-  package var clientID: String
-  package var channelKey: String
-  package var topic: String
-  package var payload: Data
+/// The request of `Broadcast`: a message to every other watcher of a channel.
+public struct BroadcastRequest: WireMessage {
+  /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
+  public var clientID: String
+  /// The channel's key.
+  public var channelKey: String
+  /// The broadcast's topic.
+  public var topic: String
+  /// The broadcast's payload: bytes the publisher chose (Yorkie SDKs send JSON text).
+  public var payload: Data
 
-  package init(clientID: String = "", channelKey: String = "", topic: String = "", payload: Data = Data()) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(clientID: String = "", channelKey: String = "", topic: String = "", payload: Data = Data()) {
     self.clientID = clientID
     self.channelKey = channelKey
     self.topic = topic
     self.payload = payload
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), channelKey: try r.string("channelKey"), topic: try r.string("topic"), payload: try r.bytes("payload"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("clientId", clientID)
     w.string("channelKey", channelKey)
@@ -32,33 +39,41 @@ package struct BroadcastRequest: WireMessage {
   }
 }
 
-/// `BroadcastResponse` (empty).
-package struct BroadcastResponse: WireMessage {
-  package init() {}
+/// The response of `Broadcast` (empty).
+public struct BroadcastResponse: WireMessage {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init() {}
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     _ = try ProtoJSONReader(json, path: path)
   }
 
-  package var json: WireJSON { .emptyObject }
+  /// The message in canonical JSON.
+  public var json: WireJSON { .emptyObject }
 }
 
-/// `AttachChannelRequest`.
-package struct AttachChannelRequest: WireMessage {
-  package var clientID: String
-  package var channelKey: String
+/// The request of `AttachChannel`: join a channel, starting a session.
+public struct AttachChannelRequest: WireMessage {
+  /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
+  public var clientID: String
+  /// The channel's key.
+  public var channelKey: String
 
-  package init(clientID: String = "", channelKey: String = "") {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(clientID: String = "", channelKey: String = "") {
     self.clientID = clientID
     self.channelKey = channelKey
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), channelKey: try r.string("channelKey"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("clientId", clientID)
     w.string("channelKey", channelKey)
@@ -66,22 +81,27 @@ package struct AttachChannelRequest: WireMessage {
   }
 }
 
-/// `AttachChannelResponse`.
-package struct AttachChannelResponse: WireMessage {
-  package var sessionID: String
-  package var sessionCount: Int64
+/// The response of `AttachChannel`: the new session.
+public struct AttachChannelResponse: WireMessage {
+  /// The new session's ID, which later channel calls name.
+  public var sessionID: String
+  /// How many sessions the channel has.
+  public var sessionCount: Int64
 
-  package init(sessionID: String = "", sessionCount: Int64 = 0) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(sessionID: String = "", sessionCount: Int64 = 0) {
     self.sessionID = sessionID
     self.sessionCount = sessionCount
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(sessionID: try r.string("sessionId"), sessionCount: try r.int64("sessionCount"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("sessionId", sessionID)
     w.int64("sessionCount", sessionCount)
@@ -89,24 +109,30 @@ package struct AttachChannelResponse: WireMessage {
   }
 }
 
-/// `DetachChannelRequest`.
-package struct DetachChannelRequest: WireMessage {
-  package var clientID: String
-  package var channelKey: String
-  package var sessionID: String
+/// The request of `DetachChannel`: leave a channel, ending a session.
+public struct DetachChannelRequest: WireMessage {
+  /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
+  public var clientID: String
+  /// The channel's key.
+  public var channelKey: String
+  /// The channel session's ID, from ``AttachChannelResponse/sessionID``.
+  public var sessionID: String
 
-  package init(clientID: String = "", channelKey: String = "", sessionID: String = "") {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(clientID: String = "", channelKey: String = "", sessionID: String = "") {
     self.clientID = clientID
     self.channelKey = channelKey
     self.sessionID = sessionID
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), channelKey: try r.string("channelKey"), sessionID: try r.string("sessionId"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("clientId", clientID)
     w.string("channelKey", channelKey)
@@ -115,35 +141,46 @@ package struct DetachChannelRequest: WireMessage {
   }
 }
 
-/// `DetachChannelResponse`.
-package struct DetachChannelResponse: WireMessage {
-  package var sessionCount: Int64
+/// The response of `DetachChannel`.
+public struct DetachChannelResponse: WireMessage {
+  /// How many sessions the channel has.
+  public var sessionCount: Int64
 
-  package init(sessionCount: Int64 = 0) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(sessionCount: Int64 = 0) {
     self.sessionCount = sessionCount
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(sessionCount: try r.int64("sessionCount"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.int64("sessionCount", sessionCount)
     return w.json
   }
 }
 
-/// `RefreshChannelRequest`: heartbeat, or a first call that activates and attaches at once.
-package struct RefreshChannelRequest: WireMessage {
-  package var clientID: String
-  package var channelKey: String
-  package var sessionID: String
-  package var clientKey: String
-  package var metadata: [String: String]
+/// The request of `RefreshChannel`: a session's heartbeat, or a first call that activates a
+/// client and attaches it at once.
+public struct RefreshChannelRequest: WireMessage {
+  /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
+  public var clientID: String
+  /// The channel's key.
+  public var channelKey: String
+  /// The channel session's ID, from ``AttachChannelResponse/sessionID``.
+  public var sessionID: String
+  /// The client key for a first call, which activates a client.
+  public var clientKey: String
+  /// Facts about the client, such as its user agent.
+  public var metadata: [String: String]
 
-  package init(clientID: String = "", channelKey: String = "", sessionID: String = "", clientKey: String = "", metadata: [String: String] = [:]) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(clientID: String = "", channelKey: String = "", sessionID: String = "", clientKey: String = "", metadata: [String: String] = [:]) {
     self.clientID = clientID
     self.channelKey = channelKey
     self.sessionID = sessionID
@@ -151,12 +188,14 @@ package struct RefreshChannelRequest: WireMessage {
     self.metadata = metadata
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), channelKey: try r.string("channelKey"), sessionID: try r.string("sessionId"), clientKey: try r.string("clientKey"), metadata: try r.stringMap("metadata"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("clientId", clientID)
     w.string("channelKey", channelKey)
@@ -167,24 +206,30 @@ package struct RefreshChannelRequest: WireMessage {
   }
 }
 
-/// `RefreshChannelResponse`.
-package struct RefreshChannelResponse: WireMessage {
-  package var sessionCount: Int64
-  package var clientID: String
-  package var sessionID: String
+/// The response of `RefreshChannel`.
+public struct RefreshChannelResponse: WireMessage {
+  /// How many sessions the channel has.
+  public var sessionCount: Int64
+  /// The client's ID; new when the request had none (a first call activates a client).
+  public var clientID: String
+  /// The session's ID; new when the request had none.
+  public var sessionID: String
 
-  package init(sessionCount: Int64 = 0, clientID: String = "", sessionID: String = "") {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(sessionCount: Int64 = 0, clientID: String = "", sessionID: String = "") {
     self.sessionCount = sessionCount
     self.clientID = clientID
     self.sessionID = sessionID
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(sessionCount: try r.int64("sessionCount"), clientID: try r.string("clientId"), sessionID: try r.string("sessionId"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.int64("sessionCount", sessionCount)
     w.string("clientId", clientID)
@@ -193,40 +238,48 @@ package struct RefreshChannelResponse: WireMessage {
   }
 }
 
-/// `PeekChannelRequest`.
-package struct PeekChannelRequest: WireMessage {
-  package var channelKey: String
+/// The request of `PeekChannel`: how many sessions a channel has, without joining it.
+public struct PeekChannelRequest: WireMessage {
+  /// The channel's key.
+  public var channelKey: String
 
-  package init(channelKey: String = "") {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(channelKey: String = "") {
     self.channelKey = channelKey
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(channelKey: try r.string("channelKey"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("channelKey", channelKey)
     return w.json
   }
 }
 
-/// `PeekChannelResponse`.
-package struct PeekChannelResponse: WireMessage {
-  package var sessionCount: Int64
+/// The response of `PeekChannel`.
+public struct PeekChannelResponse: WireMessage {
+  /// How many sessions the channel has.
+  public var sessionCount: Int64
 
-  package init(sessionCount: Int64 = 0) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(sessionCount: Int64 = 0) {
     self.sessionCount = sessionCount
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(sessionCount: try r.int64("sessionCount"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.int64("sessionCount", sessionCount)
     return w.json

@@ -3,22 +3,27 @@ import Foundation
 
 // Client messages of YorkieService (yorkie/v1/yorkie.proto): activation and deactivation.
 
-/// `ActivateClientRequest`: register a client.
-package struct ActivateClientRequest: WireMessage {
-  package var clientKey: String
-  package var metadata: [String: String]
+/// The request of `ActivateClient`: register a client.
+public struct ActivateClientRequest: WireMessage {
+  /// A key the application chose for the client.
+  public var clientKey: String
+  /// Facts about the client, such as its user agent.
+  public var metadata: [String: String]
 
-  package init(clientKey: String = "", metadata: [String: String] = [:]) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(clientKey: String = "", metadata: [String: String] = [:]) {
     self.clientKey = clientKey
     self.metadata = metadata
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientKey: try r.string("clientKey"), metadata: try r.stringMap("metadata"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("clientKey", clientKey)
     w.stringMap("metadata", metadata)
@@ -26,42 +31,51 @@ package struct ActivateClientRequest: WireMessage {
   }
 }
 
-/// `ActivateClientResponse`: the new client's ID (hex).
-package struct ActivateClientResponse: WireMessage {
-  package var clientID: String
+/// The response of `ActivateClient`: the new client's ID.
+public struct ActivateClientResponse: WireMessage {
+  /// The new client's ID: 24 hex characters, which every later call names.
+  public var clientID: String
 
-  package init(clientID: String = "") {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(clientID: String = "") {
     self.clientID = clientID
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("clientId", clientID)
     return w.json
   }
 }
 
-/// `DeactivateClientRequest`.
-package struct DeactivateClientRequest: WireMessage {
-  package var clientID: String
-  package var synchronous: Bool
+/// The request of `DeactivateClient`: end a client, detaching its documents.
+public struct DeactivateClientRequest: WireMessage {
+  /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
+  public var clientID: String
+  /// Whether to wait until the client's documents are detached.
+  public var synchronous: Bool
 
-  package init(clientID: String = "", synchronous: Bool = false) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(clientID: String = "", synchronous: Bool = false) {
     self.clientID = clientID
     self.synchronous = synchronous
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), synchronous: try r.bool("synchronous"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("clientId", clientID)
     w.bool("synchronous", synchronous)
@@ -69,13 +83,16 @@ package struct DeactivateClientRequest: WireMessage {
   }
 }
 
-/// `DeactivateClientResponse` (empty).
-package struct DeactivateClientResponse: WireMessage {
-  package init() {}
+/// The response of `DeactivateClient` (empty).
+public struct DeactivateClientResponse: WireMessage {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init() {}
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     _ = try ProtoJSONReader(json, path: path)
   }
 
-  package var json: WireJSON { .emptyObject }
+  /// The message in canonical JSON.
+  public var json: WireJSON { .emptyObject }
 }

@@ -4,15 +4,21 @@ import Foundation
 // Document messages of YorkieService (yorkie/v1/yorkie.proto): attach, detach, remove,
 // push-pull, and the schema rules an attach answers with.
 
-/// `AttachDocumentRequest`.
-package struct AttachDocumentRequest: WireMessage {
-  package var clientID: String
-  package var changePack: WireChangePack?
-  package var schemaKey: String
-  package var disableGc: Bool
-  package var disablePresence: Bool
+/// The request of `AttachDocument`: start syncing a document, sending the local changes.
+public struct AttachDocumentRequest: WireMessage {
+  /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
+  public var clientID: String
+  /// The client's local changes, checkpoint and version vector (``WireChangePack/init(_:)`` makes one from a `ChangePack`).
+  public var changePack: WireChangePack?
+  /// The key of a schema to attach the document with.
+  public var schemaKey: String
+  /// Whether the server should skip garbage collection for this client's document.
+  public var disableGc: Bool
+  /// Whether the document is attached without presence.
+  public var disablePresence: Bool
 
-  package init(clientID: String = "", changePack: WireChangePack? = nil, schemaKey: String = "", disableGc: Bool = false, disablePresence: Bool = false) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(clientID: String = "", changePack: WireChangePack? = nil, schemaKey: String = "", disableGc: Bool = false, disablePresence: Bool = false) {
     self.clientID = clientID
     self.changePack = changePack
     self.schemaKey = schemaKey
@@ -20,12 +26,14 @@ package struct AttachDocumentRequest: WireMessage {
     self.disablePresence = disablePresence
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), changePack: try r.message("changePack"), schemaKey: try r.string("schemaKey"), disableGc: try r.bool("disableGc"), disablePresence: try r.bool("disablePresence"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("clientId", clientID)
     w.message("changePack", changePack)
@@ -36,15 +44,21 @@ package struct AttachDocumentRequest: WireMessage {
   }
 }
 
-/// `AttachDocumentResponse`.
-package struct AttachDocumentResponse: WireMessage {
-  package var documentID: String
-  package var changePack: WireChangePack?
-  package var maxSizePerDocument: Int32
-  package var schemaRules: [WireRule]
-  package var disablePresence: Bool
+/// The response of `AttachDocument`: the document's ID and what the client has not seen.
+public struct AttachDocumentResponse: WireMessage {
+  /// The attached document's ID: 24 hex characters, which later calls name.
+  public var documentID: String
+  /// What the client has not seen: changes or a snapshot, with the new checkpoint.
+  public var changePack: WireChangePack?
+  /// The largest size the document may have, in bytes; 0 for no limit.
+  public var maxSizePerDocument: Int32
+  /// The rules of the document's schema, which the client enforces on local edits.
+  public var schemaRules: [WireRule]
+  /// Whether the server attached the document without presence.
+  public var disablePresence: Bool
 
-  package init(documentID: String = "", changePack: WireChangePack? = nil, maxSizePerDocument: Int32 = 0, schemaRules: [WireRule] = [], disablePresence: Bool = false) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(documentID: String = "", changePack: WireChangePack? = nil, maxSizePerDocument: Int32 = 0, schemaRules: [WireRule] = [], disablePresence: Bool = false) {
     self.documentID = documentID
     self.changePack = changePack
     self.maxSizePerDocument = maxSizePerDocument
@@ -52,12 +66,14 @@ package struct AttachDocumentResponse: WireMessage {
     self.disablePresence = disablePresence
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(documentID: try r.string("documentId"), changePack: try r.message("changePack"), maxSizePerDocument: try r.int32("maxSizePerDocument"), schemaRules: try r.repeated("schemaRules"), disablePresence: try r.bool("disablePresence"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("documentId", documentID)
     w.message("changePack", changePack)
@@ -68,24 +84,30 @@ package struct AttachDocumentResponse: WireMessage {
   }
 }
 
-/// `Rule`: a schema rule the client validates.
-package struct WireRule: WireMessage {
-  package var path: String
-  package var type: String
-  package var treeNodes: [WireTreeNodeRule]
+/// `yorkie.v1.Rule`: one rule of a document's schema, which the client enforces.
+public struct WireRule: WireMessage {
+  /// The path of the value the rule constrains (`$.title`).
+  public var path: String
+  /// The type that value must have, as the schema spells it (`string`, `yorkie.Text`, …).
+  public var type: String
+  /// The node rules, for a Tree value.
+  public var treeNodes: [WireTreeNodeRule]
 
-  package init(path: String = "", type: String = "", treeNodes: [WireTreeNodeRule] = []) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(path: String = "", type: String = "", treeNodes: [WireTreeNodeRule] = []) {
     self.path = path
     self.type = type
     self.treeNodes = treeNodes
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(path: try r.string("path"), type: try r.string("type"), treeNodes: try r.repeated("treeNodes"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("path", path)
     w.string("type", type)
@@ -94,26 +116,33 @@ package struct WireRule: WireMessage {
   }
 }
 
-/// `TreeNodeRule`.
-package struct WireTreeNodeRule: WireMessage {
-  package var nodeType: String
-  package var content: String
-  package var marks: String
-  package var group: String
+/// `yorkie.v1.TreeNodeRule`: what a Tree node of one type may hold.
+public struct WireTreeNodeRule: WireMessage {
+  /// The node type the rule is about.
+  public var nodeType: String
+  /// The content expression allowed inside the node.
+  public var content: String
+  /// The marks allowed on the node.
+  public var marks: String
+  /// The groups the node belongs to.
+  public var group: String
 
-  package init(nodeType: String = "", content: String = "", marks: String = "", group: String = "") {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(nodeType: String = "", content: String = "", marks: String = "", group: String = "") {
     self.nodeType = nodeType
     self.content = content
     self.marks = marks
     self.group = group
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(nodeType: try r.string("nodeType"), content: try r.string("content"), marks: try r.string("marks"), group: try r.string("group"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("nodeType", nodeType)
     w.string("content", content)
@@ -123,26 +152,33 @@ package struct WireTreeNodeRule: WireMessage {
   }
 }
 
-/// `DetachDocumentRequest`.
-package struct DetachDocumentRequest: WireMessage {
-  package var clientID: String
-  package var documentID: String
-  package var changePack: WireChangePack?
-  package var removeIfNotAttached: Bool
+/// The request of `DetachDocument`: stop syncing a document, sending the last local changes.
+public struct DetachDocumentRequest: WireMessage {
+  /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
+  public var clientID: String
+  /// The document's ID: 24 hex characters, from ``AttachDocumentResponse/documentID``.
+  public var documentID: String
+  /// The client's local changes, checkpoint and version vector (``WireChangePack/init(_:)`` makes one from a `ChangePack`).
+  public var changePack: WireChangePack?
+  /// Whether to remove the document when no other client has it attached.
+  public var removeIfNotAttached: Bool
 
-  package init(clientID: String = "", documentID: String = "", changePack: WireChangePack? = nil, removeIfNotAttached: Bool = false) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(clientID: String = "", documentID: String = "", changePack: WireChangePack? = nil, removeIfNotAttached: Bool = false) {
     self.clientID = clientID
     self.documentID = documentID
     self.changePack = changePack
     self.removeIfNotAttached = removeIfNotAttached
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), documentID: try r.string("documentId"), changePack: try r.message("changePack"), removeIfNotAttached: try r.bool("removeIfNotAttached"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("clientId", clientID)
     w.string("documentId", documentID)
@@ -152,44 +188,54 @@ package struct DetachDocumentRequest: WireMessage {
   }
 }
 
-/// `DetachDocumentResponse`.
-package struct DetachDocumentResponse: WireMessage {
-  package var changePack: WireChangePack?
+/// The response of `DetachDocument`.
+public struct DetachDocumentResponse: WireMessage {
+  /// The server's answer to the pushed changes: the new checkpoint.
+  public var changePack: WireChangePack?
 
-  package init(changePack: WireChangePack? = nil) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(changePack: WireChangePack? = nil) {
     self.changePack = changePack
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(changePack: try r.message("changePack"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.message("changePack", changePack)
     return w.json
   }
 }
 
-/// `RemoveDocumentRequest`.
-package struct RemoveDocumentRequest: WireMessage {
-  package var clientID: String
-  package var documentID: String
-  package var changePack: WireChangePack?
+/// The request of `RemoveDocument`: remove a document for every client.
+public struct RemoveDocumentRequest: WireMessage {
+  /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
+  public var clientID: String
+  /// The document's ID: 24 hex characters, from ``AttachDocumentResponse/documentID``.
+  public var documentID: String
+  /// The client's local changes, checkpoint and version vector (``WireChangePack/init(_:)`` makes one from a `ChangePack`).
+  public var changePack: WireChangePack?
 
-  package init(clientID: String = "", documentID: String = "", changePack: WireChangePack? = nil) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(clientID: String = "", documentID: String = "", changePack: WireChangePack? = nil) {
     self.clientID = clientID
     self.documentID = documentID
     self.changePack = changePack
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), documentID: try r.string("documentId"), changePack: try r.message("changePack"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("clientId", clientID)
     w.string("documentId", documentID)
@@ -198,35 +244,45 @@ package struct RemoveDocumentRequest: WireMessage {
   }
 }
 
-/// `RemoveDocumentResponse`.
-package struct RemoveDocumentResponse: WireMessage {
-  package var changePack: WireChangePack?
+/// The response of `RemoveDocument`.
+public struct RemoveDocumentResponse: WireMessage {
+  /// The server's answer: the new checkpoint, with `isRemoved` set.
+  public var changePack: WireChangePack?
 
-  package init(changePack: WireChangePack? = nil) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(changePack: WireChangePack? = nil) {
     self.changePack = changePack
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(changePack: try r.message("changePack"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.message("changePack", changePack)
     return w.json
   }
 }
 
-/// `PushPullChangesRequest`.
-package struct PushPullChangesRequest: WireMessage {
-  package var clientID: String
-  package var documentID: String
-  package var changePack: WireChangePack?
-  package var pushOnly: Bool
-  package var disableGc: Bool
+/// The request of `PushPullChanges`: send local changes and receive the others'.
+public struct PushPullChangesRequest: WireMessage {
+  /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
+  public var clientID: String
+  /// The document's ID: 24 hex characters, from ``AttachDocumentResponse/documentID``.
+  public var documentID: String
+  /// The client's local changes, checkpoint and version vector (``WireChangePack/init(_:)`` makes one from a `ChangePack`).
+  public var changePack: WireChangePack?
+  /// Whether to push without pulling.
+  public var pushOnly: Bool
+  /// Whether the server should skip garbage collection for this client's document.
+  public var disableGc: Bool
 
-  package init(clientID: String = "", documentID: String = "", changePack: WireChangePack? = nil, pushOnly: Bool = false, disableGc: Bool = false) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(clientID: String = "", documentID: String = "", changePack: WireChangePack? = nil, pushOnly: Bool = false, disableGc: Bool = false) {
     self.clientID = clientID
     self.documentID = documentID
     self.changePack = changePack
@@ -234,12 +290,14 @@ package struct PushPullChangesRequest: WireMessage {
     self.disableGc = disableGc
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), documentID: try r.string("documentId"), changePack: try r.message("changePack"), pushOnly: try r.bool("pushOnly"), disableGc: try r.bool("disableGc"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("clientId", clientID)
     w.string("documentId", documentID)
@@ -250,20 +308,24 @@ package struct PushPullChangesRequest: WireMessage {
   }
 }
 
-/// `PushPullChangesResponse`.
-package struct PushPullChangesResponse: WireMessage {
-  package var changePack: WireChangePack?
+/// The response of `PushPullChanges`: the changes the client has not seen.
+public struct PushPullChangesResponse: WireMessage {
+  /// What the client has not seen: changes or a snapshot, with the new checkpoint and the minimum synced version vector.
+  public var changePack: WireChangePack?
 
-  package init(changePack: WireChangePack? = nil) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(changePack: WireChangePack? = nil) {
     self.changePack = changePack
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(changePack: try r.message("changePack"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.message("changePack", changePack)
     return w.json

@@ -3,27 +3,38 @@ import Foundation
 
 // Presence on the wire (yorkie/v1/resources.proto): values are JSON text by key.
 
-/// `Presence`: JSON-encoded values by key.
-package struct WirePresence: WireMessage {
-  package var data: [String: String]
+/// `yorkie.v1.Presence`: a client's presence, each value as JSON text.
+public struct WirePresence: WireMessage {
+  /// Each presence key with its value as JSON text.
+  public var data: [String: String]
 
-  package init(data: [String: String] = [:]) { self.data = data }
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(data: [String: String] = [:]) { self.data = data }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     self.init(data: try ProtoJSONReader(json, path: path).stringMap("data"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.stringMap("data", data)
     return w.json
   }
 }
 
-/// `PresenceChange.ChangeType`.
 extension WirePresenceChange {
-  package enum Kind: Int32, ProtoEnum {
-    case unspecified = 0, put = 1, delete = 2, clear = 3
+  /// `PresenceChange.ChangeType`: what a presence change does.
+  public enum Kind: Int32, CaseIterable, Sendable, ProtoEnum {
+    /// No type; refused when converted to the model.
+    case unspecified = 0
+    /// Replace the client's whole presence with ``WirePresenceChange/presence``.
+    case put = 1
+    /// Defined by the proto but never sent by Yorkie; refused when converted to the model.
+    case delete = 2
+    /// Remove the client's presence (it detached).
+    case clear = 3
 
     package var protoName: String {
       switch self {
@@ -36,22 +47,27 @@ extension WirePresenceChange {
   }
 }
 
-/// `PresenceChange`.
-package struct WirePresenceChange: WireMessage {
-  package var type: WirePresenceChange.Kind
-  package var presence: WirePresence?
+/// `yorkie.v1.PresenceChange`: a change of the author's presence, carried by a change.
+public struct WirePresenceChange: WireMessage {
+  /// What the change does.
+  public var type: WirePresenceChange.Kind
+  /// The new presence, for ``Kind-swift.enum/put``.
+  public var presence: WirePresence?
 
-  package init(type: WirePresenceChange.Kind = .unspecified, presence: WirePresence? = nil) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(type: WirePresenceChange.Kind = .unspecified, presence: WirePresence? = nil) {
     self.type = type
     self.presence = presence
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(type: try r.enumValue("type"), presence: try r.message("presence"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.enumValue("type", type)
     w.message("presence", presence)

@@ -3,15 +3,21 @@ import Foundation
 
 // Revision messages of YorkieService (yorkie/v1/yorkie.proto): labelled snapshots of a document.
 
-/// `RevisionSummary`: `snapshot` is YSON text; `createdAt` an RFC 3339 timestamp.
-package struct WireRevisionSummary: WireMessage {
-  package var id: String
-  package var label: String
-  package var description: String
-  package var snapshot: String
-  package var createdAt: String
+/// `yorkie.v1.RevisionSummary`: a labelled snapshot of a document.
+public struct WireRevisionSummary: WireMessage {
+  /// The revision's ID.
+  public var id: String
+  /// The revision's label.
+  public var label: String
+  /// What the revision is about.
+  public var description: String
+  /// The document's content at the revision, as YSON text.
+  public var snapshot: String
+  /// When the revision was made, as an RFC 3339 timestamp.
+  public var createdAt: String
 
-  package init(id: String = "", label: String = "", description: String = "", snapshot: String = "", createdAt: String = "") {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(id: String = "", label: String = "", description: String = "", snapshot: String = "", createdAt: String = "") {
     self.id = id
     self.label = label
     self.description = description
@@ -19,12 +25,14 @@ package struct WireRevisionSummary: WireMessage {
     self.createdAt = createdAt
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(id: try r.string("id"), label: try r.string("label"), description: try r.string("description"), snapshot: try r.string("snapshot"), createdAt: try r.string("createdAt"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("id", id)
     w.string("label", label)
@@ -35,26 +43,33 @@ package struct WireRevisionSummary: WireMessage {
   }
 }
 
-/// `CreateRevisionRequest`.
-package struct CreateRevisionRequest: WireMessage {
-  package var clientID: String
-  package var documentID: String
-  package var label: String
-  package var description: String
+/// The request of `CreateRevision`: label the document's current state.
+public struct CreateRevisionRequest: WireMessage {
+  /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
+  public var clientID: String
+  /// The document's ID: 24 hex characters, from ``AttachDocumentResponse/documentID``.
+  public var documentID: String
+  /// The revision's label.
+  public var label: String
+  /// What the revision is about.
+  public var description: String
 
-  package init(clientID: String = "", documentID: String = "", label: String = "", description: String = "") {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(clientID: String = "", documentID: String = "", label: String = "", description: String = "") {
     self.clientID = clientID
     self.documentID = documentID
     self.label = label
     self.description = description
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), documentID: try r.string("documentId"), label: try r.string("label"), description: try r.string("description"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("clientId", clientID)
     w.string("documentId", documentID)
@@ -64,44 +79,54 @@ package struct CreateRevisionRequest: WireMessage {
   }
 }
 
-/// `CreateRevisionResponse`.
-package struct CreateRevisionResponse: WireMessage {
-  package var revision: WireRevisionSummary?
+/// The response of `CreateRevision`.
+public struct CreateRevisionResponse: WireMessage {
+  /// The revision.
+  public var revision: WireRevisionSummary?
 
-  package init(revision: WireRevisionSummary? = nil) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(revision: WireRevisionSummary? = nil) {
     self.revision = revision
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(revision: try r.message("revision"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.message("revision", revision)
     return w.json
   }
 }
 
-/// `GetRevisionRequest`.
-package struct GetRevisionRequest: WireMessage {
-  package var clientID: String
-  package var documentID: String
-  package var revisionID: String
+/// The request of `GetRevision`.
+public struct GetRevisionRequest: WireMessage {
+  /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
+  public var clientID: String
+  /// The document's ID: 24 hex characters, from ``AttachDocumentResponse/documentID``.
+  public var documentID: String
+  /// The revision's ID.
+  public var revisionID: String
 
-  package init(clientID: String = "", documentID: String = "", revisionID: String = "") {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(clientID: String = "", documentID: String = "", revisionID: String = "") {
     self.clientID = clientID
     self.documentID = documentID
     self.revisionID = revisionID
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), documentID: try r.string("documentId"), revisionID: try r.string("revisionId"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("clientId", clientID)
     w.string("documentId", documentID)
@@ -110,35 +135,45 @@ package struct GetRevisionRequest: WireMessage {
   }
 }
 
-/// `GetRevisionResponse`.
-package struct GetRevisionResponse: WireMessage {
-  package var revision: WireRevisionSummary?
+/// The response of `GetRevision`.
+public struct GetRevisionResponse: WireMessage {
+  /// The revision.
+  public var revision: WireRevisionSummary?
 
-  package init(revision: WireRevisionSummary? = nil) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(revision: WireRevisionSummary? = nil) {
     self.revision = revision
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(revision: try r.message("revision"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.message("revision", revision)
     return w.json
   }
 }
 
-/// `ListRevisionsRequest`.
-package struct ListRevisionsRequest: WireMessage {
-  package var clientID: String
-  package var documentID: String
-  package var pageSize: Int32
-  package var offset: Int32
-  package var isForward: Bool
+/// The request of `ListRevisions`: a page of a document's revisions.
+public struct ListRevisionsRequest: WireMessage {
+  /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
+  public var clientID: String
+  /// The document's ID: 24 hex characters, from ``AttachDocumentResponse/documentID``.
+  public var documentID: String
+  /// How many revisions to return at most; 0 for the server's default.
+  public var pageSize: Int32
+  /// How many revisions to skip.
+  public var offset: Int32
+  /// Whether to list oldest first.
+  public var isForward: Bool
 
-  package init(clientID: String = "", documentID: String = "", pageSize: Int32 = 0, offset: Int32 = 0, isForward: Bool = false) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(clientID: String = "", documentID: String = "", pageSize: Int32 = 0, offset: Int32 = 0, isForward: Bool = false) {
     self.clientID = clientID
     self.documentID = documentID
     self.pageSize = pageSize
@@ -146,12 +181,14 @@ package struct ListRevisionsRequest: WireMessage {
     self.isForward = isForward
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), documentID: try r.string("documentId"), pageSize: try r.int32("pageSize"), offset: try r.int32("offset"), isForward: try r.bool("isForward"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("clientId", clientID)
     w.string("documentId", documentID)
@@ -162,44 +199,54 @@ package struct ListRevisionsRequest: WireMessage {
   }
 }
 
-/// `ListRevisionsResponse`.
-package struct ListRevisionsResponse: WireMessage {
-  package var revisions: [WireRevisionSummary]
+/// The response of `ListRevisions`.
+public struct ListRevisionsResponse: WireMessage {
+  /// The revisions, in the requested order.
+  public var revisions: [WireRevisionSummary]
 
-  package init(revisions: [WireRevisionSummary] = []) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(revisions: [WireRevisionSummary] = []) {
     self.revisions = revisions
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(revisions: try r.repeated("revisions"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.repeated("revisions", revisions)
     return w.json
   }
 }
 
-/// `RestoreRevisionRequest`.
-package struct RestoreRevisionRequest: WireMessage {
-  package var clientID: String
-  package var documentID: String
-  package var revisionID: String
+/// The request of `RestoreRevision`: bring a document back to a revision.
+public struct RestoreRevisionRequest: WireMessage {
+  /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
+  public var clientID: String
+  /// The document's ID: 24 hex characters, from ``AttachDocumentResponse/documentID``.
+  public var documentID: String
+  /// The revision's ID.
+  public var revisionID: String
 
-  package init(clientID: String = "", documentID: String = "", revisionID: String = "") {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(clientID: String = "", documentID: String = "", revisionID: String = "") {
     self.clientID = clientID
     self.documentID = documentID
     self.revisionID = revisionID
   }
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), documentID: try r.string("documentId"), revisionID: try r.string("revisionId"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("clientId", clientID)
     w.string("documentId", documentID)
@@ -208,13 +255,16 @@ package struct RestoreRevisionRequest: WireMessage {
   }
 }
 
-/// `RestoreRevisionResponse` (empty).
-package struct RestoreRevisionResponse: WireMessage {
-  package init() {}
+/// The response of `RestoreRevision` (empty).
+public struct RestoreRevisionResponse: WireMessage {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init() {}
 
-  package init(json: WireJSON, path: String) throws(YorkieError) {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     _ = try ProtoJSONReader(json, path: path)
   }
 
-  package var json: WireJSON { .emptyObject }
+  /// The message in canonical JSON.
+  public var json: WireJSON { .emptyObject }
 }
