@@ -29,8 +29,10 @@ extension WirePresenceChange {
 }
 
 extension WireChange {
-  /// The wire form of a change.
-  package init(_ change: Change) {
+  /// The wire form of `change`: its ID, message, operations and presence change.
+  ///
+  /// - Complexity: O(*n*) in the size of the change.
+  public init(_ change: Change) {
     self.init(id: WireChangeID(change.id), message: change.message ?? "",
               operations: change.operations.map { PBOperation($0) },
               presenceChange: change.presenceChange.map(WirePresenceChange.init))
@@ -50,8 +52,10 @@ extension WireChange {
 }
 
 extension WireChangePack {
-  /// The wire form of a pack.
-  package init(_ pack: ChangePack) {
+  /// The wire form of `pack`, such as the one `Document.createChangePack()` returns.
+  ///
+  /// - Complexity: O(*n*) in the size of the pack.
+  public init(_ pack: ChangePack) {
     self.init(documentKey: pack.key, checkpoint: WireCheckpoint(pack.checkpoint), snapshot: pack.snapshot ?? Data(),
               changes: pack.changes.map(WireChange.init), minSyncedTicket: nil, isRemoved: pack.isRemoved,
               versionVector: pack.versionVector.map(WireVersionVector.init))

@@ -5,8 +5,8 @@ import Foundation
 // actors, required tickets) and names the field that was wrong; encoding cannot fail.
 
 extension WireTimeTicket {
-  /// The wire form of a ticket.
-  package init(_ ticket: TimeTicket) {
+  /// The wire form of `ticket`.
+  public init(_ ticket: TimeTicket) {
     self.init(lamport: ticket.lamport, delimiter: ticket.delimiter, actorID: ticket.actorID.bytes)
   }
 
@@ -28,8 +28,8 @@ extension Optional where Wrapped == WireTimeTicket {
 }
 
 extension WireVersionVector {
-  /// The wire form of a vector: base64 actor keys, lamport values.
-  package init(_ vector: VersionVector) {
+  /// The wire form of `vector`: base64 actor keys, lamport values.
+  public init(_ vector: VersionVector) {
     var entries: [String: Int64] = [:]
     for (actor, lamport) in vector.entries { entries[actor.bytes.base64EncodedString()] = lamport }
     self.init(vector: entries)
@@ -49,8 +49,8 @@ extension WireVersionVector {
 }
 
 extension WireChangeID {
-  /// The wire form of a change ID.
-  package init(_ id: ChangeID) {
+  /// The wire form of `id`.
+  public init(_ id: ChangeID) {
     self.init(clientSeq: id.clientSeq, serverSeq: id.serverSeq, lamport: id.lamport, actorID: id.actorID.bytes,
               versionVector: WireVersionVector(id.versionVector))
   }
@@ -66,8 +66,8 @@ extension WireChangeID {
 }
 
 extension WireCheckpoint {
-  /// The wire form of a checkpoint.
-  package init(_ checkpoint: Checkpoint) {
+  /// The wire form of `checkpoint`.
+  public init(_ checkpoint: Checkpoint) {
     self.init(serverSeq: checkpoint.serverSeq, clientSeq: checkpoint.clientSeq)
   }
 

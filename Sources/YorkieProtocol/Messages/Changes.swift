@@ -12,6 +12,7 @@ public struct WireChange: WireMessage {
   public var id: WireChangeID?
   /// The change's message, or empty.
   public var message: String
+  /// The operations, in their wire form (package only: they convert with the change).
   package var operations: [PBOperation]
   /// The change's presence change, if any.
   public var presenceChange: WirePresenceChange?
@@ -93,4 +94,9 @@ public struct WireChangePack: WireMessage {
     w.message("versionVector", versionVector)
     return w.json
   }
+}
+
+extension WireChange {
+  /// How many operations the change carries; 0 for a presence-only change.
+  public var operationCount: Int { operations.count }
 }
