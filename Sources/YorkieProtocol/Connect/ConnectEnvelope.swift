@@ -72,7 +72,7 @@ public struct ConnectEnvelope: Sendable, Equatable {
 
   /// Decodes the payload as a message of type `type`.
   ///
-  /// - Throws: ``CRDT/YorkieError`` `invalidWireData` for an end-of-stream envelope or a payload
+  /// - Throws: `YorkieError` `invalidWireData` for an end-of-stream envelope or a payload
   ///   that is not such a message (with the failing field named), `unsupported` for a
   ///   compressed payload (this module does no decompression).
   public func decode<M: WireMessage>(_ type: M.Type) throws(YorkieError) -> M {
@@ -85,7 +85,7 @@ public struct ConnectEnvelope: Sendable, Equatable {
 
   /// Decodes the payload of the end-of-stream envelope.
   ///
-  /// - Throws: ``CRDT/YorkieError`` `invalidWireData` when this is not the end-of-stream
+  /// - Throws: `YorkieError` `invalidWireData` when this is not the end-of-stream
   ///   envelope or its payload is malformed, `unsupported` for a compressed payload.
   public func decodeEndOfStream() throws(YorkieError) -> ConnectEndOfStream {
     guard isEndOfStream else {

@@ -24,7 +24,7 @@ public struct ConnectEnvelopeDecoder: Sendable {
 
   /// Adds received bytes and returns every envelope they complete, in order.
   ///
-  /// - Throws: ``CRDT/YorkieError`` `invalidWireData` for unknown flags or a length past
+  /// - Throws: `YorkieError` `invalidWireData` for unknown flags or a length past
   ///   ``maximumLength``; the decoder should not be used after that.
   /// - Complexity: Amortized O(*n*) in the bytes received.
   public mutating func feed(_ chunk: some Sequence<UInt8>) throws(YorkieError) -> [ConnectEnvelope] {
@@ -56,7 +56,7 @@ public struct ConnectEnvelopeDecoder: Sendable {
 
   /// Call at the end of the stream: leftover bytes mean a truncated envelope.
   ///
-  /// - Throws: ``CRDT/YorkieError`` `invalidWireData` when bytes are left over.
+  /// - Throws: `YorkieError` `invalidWireData` when bytes are left over.
   public func finish() throws(YorkieError) {
     guard pendingByteCount == 0 else {
       throw YorkieError(.invalidWireData, "Connect stream: \(pendingByteCount) bytes of a truncated envelope at the end")

@@ -35,7 +35,7 @@ public struct ErrorInfo: Sendable, Equatable {
 
   /// Decodes the binary protobuf encoding.
   ///
-  /// - Throws: ``CRDT/YorkieError`` `invalidWireData` for malformed bytes.
+  /// - Throws: `YorkieError` `invalidWireData` for malformed bytes.
   public init(binary: Data) throws(YorkieError) {
     var info = ErrorInfo()
     // The binary reader lives in CRDT and throws untyped; every error it raises is a YorkieError.

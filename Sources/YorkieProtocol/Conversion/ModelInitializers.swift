@@ -10,9 +10,9 @@ extension ChangePack {
   ///
   /// A missing checkpoint reads as the initial one (servers always send it).
   ///
-  /// - Throws: ``CRDT/YorkieError`` `invalidWireData` for what the model cannot hold (an actor
+  /// - Throws: `YorkieError` `invalidWireData` for what the model cannot hold (an actor
   ///   that is not 12 bytes, a missing ticket, a payload of the wrong size), `unsupported` for
-  ///   Tree elements and operations; ``CRDT/YorkieError/field`` names the offending field.
+  ///   Tree elements and operations; `YorkieError.field` names the offending field.
   /// - Complexity: O(*n*) in the size of the pack.
   public init(_ wire: WireChangePack) throws(YorkieError) {
     self = try wire.model("WireChangePack")
@@ -22,7 +22,7 @@ extension ChangePack {
 extension Change {
   /// The change a wire message describes.
   ///
-  /// - Throws: ``CRDT/YorkieError``, as ``CRDT/ChangePack/init(_:)`` does.
+  /// - Throws: `YorkieError`, as `ChangePack.init(_:)` does.
   public init(_ wire: WireChange) throws(YorkieError) {
     self = try wire.model("WireChange")
   }
@@ -31,7 +31,7 @@ extension Change {
 extension ChangeID {
   /// The change ID a wire message describes; a missing version vector reads as empty.
   ///
-  /// - Throws: ``CRDT/YorkieError`` `invalidWireData` when an actor is not 12 bytes.
+  /// - Throws: `YorkieError` `invalidWireData` when an actor is not 12 bytes.
   public init(_ wire: WireChangeID) throws(YorkieError) {
     self = try wire.model("WireChangeID")
   }
@@ -40,7 +40,7 @@ extension ChangeID {
 extension TimeTicket {
   /// The ticket a wire message describes.
   ///
-  /// - Throws: ``CRDT/YorkieError`` `invalidWireData` when the actor is not 12 bytes.
+  /// - Throws: `YorkieError` `invalidWireData` when the actor is not 12 bytes.
   public init(_ wire: WireTimeTicket) throws(YorkieError) {
     self = try wire.model("WireTimeTicket")
   }
@@ -49,7 +49,7 @@ extension TimeTicket {
 extension VersionVector {
   /// The version vector a wire message describes.
   ///
-  /// - Throws: ``CRDT/YorkieError`` `invalidWireData` when a key is not the base64 of a
+  /// - Throws: `YorkieError` `invalidWireData` when a key is not the base64 of a
   ///   12-byte actor.
   public init(_ wire: WireVersionVector) throws(YorkieError) {
     self = try wire.model("WireVersionVector")

@@ -9,7 +9,7 @@ extension WireJSON {
   /// optional white space around it is an error naming the byte offset: invalid UTF-8, lone
   /// surrogate escapes, malformed numbers, trailing characters, nesting past ``maximumDepth``.
   ///
-  /// - Throws: ``CRDT/YorkieError`` `invalidWireData`, its message naming the byte offset.
+  /// - Throws: `YorkieError` `invalidWireData`, its message naming the byte offset.
   /// - Complexity: O(*n*) in the size of the text.
   public static func parse(_ bytes: some Collection<UInt8>) throws(YorkieError) -> WireJSON {
     let array = Array(bytes)
@@ -25,7 +25,7 @@ extension WireJSON {
 
   /// Parses JSON text.
   ///
-  /// - Throws: ``CRDT/YorkieError`` `invalidWireData`, its message naming the byte offset.
+  /// - Throws: `YorkieError` `invalidWireData`, its message naming the byte offset.
   public static func parse(_ text: String) throws(YorkieError) -> WireJSON { try parse(Array(text.utf8)) }
 }
 

@@ -19,8 +19,8 @@ import Foundation
 /// number; unknown members are ignored. Encoding is canonical: lowerCamelCase, default values
 /// omitted, 64-bit integers as strings, bytes as padded standard base64, enums by name.
 ///
-/// Errors are ``CRDT/YorkieError``s with code `invalidWireData` whose
-/// ``CRDT/YorkieError/field`` is the path of the offending member, starting with the message's
+/// Errors are `YorkieError`s with code `invalidWireData` whose
+/// `YorkieError.field` is the path of the offending member, starting with the message's
 /// type name (`PushPullChangesRequest.changePack.checkpoint.serverSeq`); malformed JSON text
 /// names the byte offset instead.
 public protocol WireMessage: Sendable, Equatable {
@@ -29,7 +29,7 @@ public protocol WireMessage: Sendable, Equatable {
   /// - Parameters:
   ///   - json: The value; `null` reads as the message with every field at its default.
   ///   - path: Where the value sits, the start of every error's field path.
-  /// - Throws: ``CRDT/YorkieError`` `invalidWireData`, naming the offending field.
+  /// - Throws: `YorkieError` `invalidWireData`, naming the offending field.
   init(json: WireJSON, path: String) throws(YorkieError)
 
   /// The message in canonical JSON.
@@ -39,15 +39,15 @@ public protocol WireMessage: Sendable, Equatable {
 extension WireMessage {
   /// Decodes the message from a parsed JSON value; errors name fields from the type's name.
   ///
-  /// - Throws: ``CRDT/YorkieError`` `invalidWireData`, naming the offending field.
+  /// - Throws: `YorkieError` `invalidWireData`, naming the offending field.
   public init(json: WireJSON) throws(YorkieError) {
     try self.init(json: json, path: String(describing: Self.self))
   }
 
   /// Decodes the message from UTF-8 JSON text, such as an HTTP body or an envelope's payload.
   ///
-  /// - Throws: ``CRDT/YorkieError`` `invalidWireData`: for malformed JSON the message names
-  ///   the byte offset; otherwise ``CRDT/YorkieError/field`` is the offending field's path.
+  /// - Throws: `YorkieError` `invalidWireData`: for malformed JSON the message names
+  ///   the byte offset; otherwise `YorkieError.field` is the offending field's path.
   /// - Complexity: O(*n*) in the size of the text.
   public init(jsonData bytes: some Collection<UInt8>) throws(YorkieError) {
     try self.init(json: try WireJSON.parse(bytes))
@@ -55,7 +55,7 @@ extension WireMessage {
 
   /// Decodes the message from JSON text.
   ///
-  /// - Throws: ``CRDT/YorkieError`` `invalidWireData`, as ``init(jsonData:)`` does.
+  /// - Throws: `YorkieError` `invalidWireData`, as ``init(jsonData:)`` does.
   public init(jsonText text: String) throws(YorkieError) { try self.init(jsonData: Array(text.utf8)) }
 
   /// The message as compact, canonical UTF-8 JSON text: an HTTP body or an envelope's payload.
