@@ -13,23 +13,23 @@ public struct AttachDocumentRequest: WireMessage {
   /// The key of a schema to attach the document with.
   public var schemaKey: String
   /// Whether the server should skip garbage collection for this client's document.
-  public var disableGc: Bool
+  public var disableGC: Bool
   /// Whether the document is attached without presence.
   public var disablePresence: Bool
 
   /// Creates the message; an omitted field takes its protobuf default.
-  public init(clientID: String = "", changePack: WireChangePack? = nil, schemaKey: String = "", disableGc: Bool = false, disablePresence: Bool = false) {
+  public init(clientID: String = "", changePack: WireChangePack? = nil, schemaKey: String = "", disableGC: Bool = false, disablePresence: Bool = false) {
     self.clientID = clientID
     self.changePack = changePack
     self.schemaKey = schemaKey
-    self.disableGc = disableGc
+    self.disableGC = disableGC
     self.disablePresence = disablePresence
   }
 
   /// Decodes the message from parsed JSON; `path` names it in errors.
   public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
-    self.init(clientID: try r.string("clientId"), changePack: try r.message("changePack"), schemaKey: try r.string("schemaKey"), disableGc: try r.bool("disableGc"), disablePresence: try r.bool("disablePresence"))
+    self.init(clientID: try r.string("clientId"), changePack: try r.message("changePack"), schemaKey: try r.string("schemaKey"), disableGC: try r.bool("disableGc"), disablePresence: try r.bool("disablePresence"))
   }
 
   /// The message in canonical JSON.
@@ -38,7 +38,7 @@ public struct AttachDocumentRequest: WireMessage {
     w.string("clientId", clientID)
     w.message("changePack", changePack)
     w.string("schemaKey", schemaKey)
-    w.bool("disableGc", disableGc)
+    w.bool("disableGc", disableGC)
     w.bool("disablePresence", disablePresence)
     return w.json
   }
@@ -279,21 +279,21 @@ public struct PushPullChangesRequest: WireMessage {
   /// Whether to push without pulling.
   public var pushOnly: Bool
   /// Whether the server should skip garbage collection for this client's document.
-  public var disableGc: Bool
+  public var disableGC: Bool
 
   /// Creates the message; an omitted field takes its protobuf default.
-  public init(clientID: String = "", documentID: String = "", changePack: WireChangePack? = nil, pushOnly: Bool = false, disableGc: Bool = false) {
+  public init(clientID: String = "", documentID: String = "", changePack: WireChangePack? = nil, pushOnly: Bool = false, disableGC: Bool = false) {
     self.clientID = clientID
     self.documentID = documentID
     self.changePack = changePack
     self.pushOnly = pushOnly
-    self.disableGc = disableGc
+    self.disableGC = disableGC
   }
 
   /// Decodes the message from parsed JSON; `path` names it in errors.
   public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
-    self.init(clientID: try r.string("clientId"), documentID: try r.string("documentId"), changePack: try r.message("changePack"), pushOnly: try r.bool("pushOnly"), disableGc: try r.bool("disableGc"))
+    self.init(clientID: try r.string("clientId"), documentID: try r.string("documentId"), changePack: try r.message("changePack"), pushOnly: try r.bool("pushOnly"), disableGC: try r.bool("disableGc"))
   }
 
   /// The message in canonical JSON.
@@ -303,7 +303,7 @@ public struct PushPullChangesRequest: WireMessage {
     w.string("documentId", documentID)
     w.message("changePack", changePack)
     w.bool("pushOnly", pushOnly)
-    w.bool("disableGc", disableGc)
+    w.bool("disableGc", disableGC)
     return w.json
   }
 }
