@@ -23,6 +23,9 @@ let package = Package(
     .executableTarget(name: "crdt-bench", dependencies: ["CRDT", "YorkieProtocol"], path: "Benchmarks/crdt-bench"),
     .testTarget(name: "CRDTTests", dependencies: ["CRDT"]),
     .testTarget(name: "YorkieProtocolTests", dependencies: ["YorkieProtocol", "CRDT"], resources: [.copy("Fixtures/wire")]),
+    // Uses only the public API (no @testable): what an outside package can do with YorkieProtocol.
+    // It reads the recorded traffic of YorkieProtocolTests from the source tree.
+    .testTarget(name: "YorkieProtocolPublicAPITests", dependencies: ["YorkieProtocol", "CRDT"]),
     .testTarget(name: "YorkieClientTests", dependencies: ["YorkieClient"]),
   ],
   swiftLanguageModes: [.v6]

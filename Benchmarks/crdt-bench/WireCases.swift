@@ -43,12 +43,12 @@ func encodeChangeCase() -> BenchCase {
       var bytes = 0
       let start = benchClock.now
       for _ in 0..<iterations {
-        bytes &+= PBChange(change).json.bytes.count
+        bytes &+= WireChange(change).json.bytes.count
       }
       let seconds = (benchClock.now - start).seconds
       var checks = Checks()
-      let encoded = PBChange(change).json.bytes
-      let decoded = try? PBChange(jsonText: encoded).model("change")
+      let encoded = WireChange(change).json.bytes
+      let decoded = try? WireChange(jsonData: encoded).model("change")
       checks.expect(decoded == change, "the encoded change does not decode to itself")
       checks.expect(bytes == encoded.count * iterations, "encodings differ between runs")
       return checks.trial(seconds, [Field("bytes", .int(encoded.count))])
@@ -63,13 +63,13 @@ func decodePackCase(changes count: Int) -> BenchCase {
             summary: "parse a Connect-JSON pull response of \(grouped(count)) text changes and apply it") {
     let (changes, text) = typedChanges(count)
     let pack = ChangePack(key: "wire", checkpoint: Checkpoint(serverSeq: Int64(changes.count), clientSeq: 0), changes: changes)
-    let body = PBPushPullChangesResponse(changePack: PBChangePack(pack)).json.bytes
+    let body = PushPullChangesResponse(changePack: WireChangePack(pack)).json.bytes
     return {
       await guarded {
         let doc = Document(key: "wire")
         try await doc.setActor(try ActorID(hex: "000000000000000000000002"))
         let start = benchClock.now
-        let response = try PBPushPullChangesResponse(jsonText: body)
+        let response = try PushPullChangesResponse(jsonData: body)
         guard let wire = response.changePack else { return .failed("the response has no change pack") }
         try await doc.applyChangePack(try wire.model())
         let seconds = (benchClock.now - start).seconds

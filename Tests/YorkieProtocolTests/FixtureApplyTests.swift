@@ -83,7 +83,7 @@ struct FixtureApplyTests {
       let request = try ProtoJSONReader(exchange["request"] ?? .null, path: "request")
       let fields = try ProtoJSONReader(response, path: "response")
       guard let packJSON = fields.value("changePack") else { continue }
-      var wirePack = try PBChangePack(json: packJSON, path: "\(fixture.name)#\(index).changePack")
+      var wirePack = try WireChangePack(json: packJSON, path: "\(fixture.name)#\(index).changePack")
       if FixtureApplyTests.withoutTrees.contains(fixture.name) {
         for i in wirePack.changes.indices {
           wirePack.changes[i].operations.removeAll { operation in

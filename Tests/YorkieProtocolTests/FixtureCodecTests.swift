@@ -120,7 +120,7 @@ struct FixtureCodecTests {
       try decoder.finish()
       #expect(received.count == envelopes.count, "\(id) round \(round) seed \(seed)")
       for (envelope, recorded) in zip(received, envelopes) {
-        #expect(Int(envelope.flags) == recorded["flags"]?.intValue, "\(id) seed \(seed)")
+        #expect(Int(envelope.flags.rawValue) == recorded["flags"]?.intValue, "\(id) seed \(seed)")
         #expect(envelope.payload.count == recorded["length"]?.intValue, "\(id) seed \(seed)")
         if let json = recorded["json"] {
           let same = semanticallyEqual(try WireJSON.parse(envelope.payload), json)

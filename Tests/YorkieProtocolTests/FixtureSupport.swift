@@ -120,29 +120,29 @@ struct RPCCodec: Sendable {
   let request: @Sendable (WireJSON) throws -> WireJSON
   let response: @Sendable (WireJSON) throws -> WireJSON
 
-  static func of<Request: ProtoMessage, Response: ProtoMessage>(_ request: Request.Type, _ response: Response.Type) -> RPCCodec {
+  static func of<Request: WireMessage, Response: WireMessage>(_ request: Request.Type, _ response: Response.Type) -> RPCCodec {
     RPCCodec(request: { try Request(json: $0, path: "request").json }, response: { try Response(json: $0, path: "response").json })
   }
 
   static let byName: [String: RPCCodec] = [
-    "ActivateClient": .of(PBActivateClientRequest.self, PBActivateClientResponse.self),
-    "DeactivateClient": .of(PBDeactivateClientRequest.self, PBDeactivateClientResponse.self),
-    "AttachDocument": .of(PBAttachDocumentRequest.self, PBAttachDocumentResponse.self),
-    "DetachDocument": .of(PBDetachDocumentRequest.self, PBDetachDocumentResponse.self),
-    "RemoveDocument": .of(PBRemoveDocumentRequest.self, PBRemoveDocumentResponse.self),
-    "PushPullChanges": .of(PBPushPullChangesRequest.self, PBPushPullChangesResponse.self),
-    "Watch": .of(PBWatchRequest.self, PBWatchResponse.self),
-    "WatchDocument": .of(PBWatchDocumentRequest.self, PBWatchDocumentResponse.self),
-    "WatchChannel": .of(PBWatchChannelRequest.self, PBWatchChannelResponse.self),
-    "Broadcast": .of(PBBroadcastRequest.self, PBBroadcastResponse.self),
-    "AttachChannel": .of(PBAttachChannelRequest.self, PBAttachChannelResponse.self),
-    "DetachChannel": .of(PBDetachChannelRequest.self, PBDetachChannelResponse.self),
-    "RefreshChannel": .of(PBRefreshChannelRequest.self, PBRefreshChannelResponse.self),
-    "PeekChannel": .of(PBPeekChannelRequest.self, PBPeekChannelResponse.self),
-    "CreateRevision": .of(PBCreateRevisionRequest.self, PBCreateRevisionResponse.self),
-    "GetRevision": .of(PBGetRevisionRequest.self, PBGetRevisionResponse.self),
-    "ListRevisions": .of(PBListRevisionsRequest.self, PBListRevisionsResponse.self),
-    "RestoreRevision": .of(PBRestoreRevisionRequest.self, PBRestoreRevisionResponse.self),
+    "ActivateClient": .of(ActivateClientRequest.self, ActivateClientResponse.self),
+    "DeactivateClient": .of(DeactivateClientRequest.self, DeactivateClientResponse.self),
+    "AttachDocument": .of(AttachDocumentRequest.self, AttachDocumentResponse.self),
+    "DetachDocument": .of(DetachDocumentRequest.self, DetachDocumentResponse.self),
+    "RemoveDocument": .of(RemoveDocumentRequest.self, RemoveDocumentResponse.self),
+    "PushPullChanges": .of(PushPullChangesRequest.self, PushPullChangesResponse.self),
+    "Watch": .of(WatchRequest.self, WatchResponse.self),
+    "WatchDocument": .of(WatchDocumentRequest.self, WatchDocumentResponse.self),
+    "WatchChannel": .of(WatchChannelRequest.self, WatchChannelResponse.self),
+    "Broadcast": .of(BroadcastRequest.self, BroadcastResponse.self),
+    "AttachChannel": .of(AttachChannelRequest.self, AttachChannelResponse.self),
+    "DetachChannel": .of(DetachChannelRequest.self, DetachChannelResponse.self),
+    "RefreshChannel": .of(RefreshChannelRequest.self, RefreshChannelResponse.self),
+    "PeekChannel": .of(PeekChannelRequest.self, PeekChannelResponse.self),
+    "CreateRevision": .of(CreateRevisionRequest.self, CreateRevisionResponse.self),
+    "GetRevision": .of(GetRevisionRequest.self, GetRevisionResponse.self),
+    "ListRevisions": .of(ListRevisionsRequest.self, ListRevisionsResponse.self),
+    "RestoreRevision": .of(RestoreRevisionRequest.self, RestoreRevisionResponse.self),
     "grpc.health.v1.Health/Check": .of(PBEmpty.self, PBHealthCheckResponse.self),
     "health": .of(PBEmpty.self, PBHealthCheckResponse.self),
     "NoSuchMethod": .of(PBEmpty.self, PBEmpty.self),

@@ -30,7 +30,7 @@ struct WireMessageTests {
               "executedAt":{"lamport":"1","delimiter":1,"actorId":"ZsHworfk2TocLk8Q"}}}]}],
          "versionVector":{"vector":{"ZsHworfk2TocLk8Q":"1"}}}}
       """
-    let request = try PBPushPullChangesRequest(jsonText: body)
+    let request = try PushPullChangesRequest(jsonText: body)
     #expect(request.clientID == "66c1f0a2b7e4d93a1c2e4f10")
     let pack = try #require(request.changePack).model()
     #expect(pack.key == "my-doc")
@@ -42,7 +42,7 @@ struct WireMessageTests {
       operations: [.set(parentCreatedAt: .initial, key: "title", value: .primitive(.string("hello"), .init(createdAt: ticket)), executedAt: ticket)])
     #expect(pack.changes == [expected])
     // The same change, encoded by this SDK, is the example's change (semantically).
-    let encoded = PBChange(expected).json
+    let encoded = WireChange(expected).json
     let same = semanticallyEqual(encoded, try WireJSON.parse(body)["changePack"]!["changes"]!.arrayValue![0])
     #expect(same, "\(encoded.text)")
     // Applied, it sets the title.
@@ -74,8 +74,8 @@ struct WireMessageTests {
 
   @Test func watchExampleEnvelopesHaveTheirExactLengths() throws {
     let request = #"{"clientId":"66c1f0a2b7e4d93a1c2e4f10","resources":[{"document":{"documentId":"66c1f0a2b7e4d93a1c2e4f11"}}]}"#
-    let watch = try PBWatchRequest(jsonText: request)
-    #expect(watch.resources == [.document(PBDocumentResource(documentID: "66c1f0a2b7e4d93a1c2e4f11"))])
+    let watch = try WatchRequest(jsonText: request)
+    #expect(watch.resources == [.document(WireDocumentResource(documentID: "66c1f0a2b7e4d93a1c2e4f11"))])
     #expect(Array(ConnectEnvelope(payload: watch.json.bytes).bytes.prefix(5)) == [0, 0, 0, 0, 0x6c])
     let frames: [(String, [UInt8])] = [
       (#"{"initialization":{"resourceInits":[{"documentInit":{"documentId":"66c1f0a2b7e4d93a1c2e4f11","clientIds":["66c1f0a2b7e4d93a1c2e4f10","66c1f0a2b7e4d93a1c2e4f12"]}}]}}"#, [0, 0, 0, 0, 0xa5]),
@@ -84,7 +84,7 @@ struct WireMessageTests {
     ]
     var stream: [UInt8] = []
     for (json, header) in frames {
-      let envelope = ConnectEnvelope(flags: header[0], payload: Array(json.utf8))
+      let envelope = ConnectEnvelope(flags: .init(rawValue: header[0]), payload: Array(json.utf8))
       #expect(Array(envelope.bytes.prefix(5)) == header, "\(json)")
       stream += envelope.bytes
     }
@@ -92,16 +92,16 @@ struct WireMessageTests {
     let envelopes = try decoder.feed(stream)
     try decoder.finish()
     #expect(envelopes.count == 3)
-    let initialization = try PBWatchResponse(jsonText: envelopes[0].payload)
-    #expect(initialization == .initialization([.document(PBDocumentInit(documentID: "66c1f0a2b7e4d93a1c2e4f11",
+    let initialization = try WatchResponse(jsonData: envelopes[0].payload)
+    #expect(initialization == .initialization([.document(WireDocumentInit(documentID: "66c1f0a2b7e4d93a1c2e4f11",
                                                                           clientIDs: ["66c1f0a2b7e4d93a1c2e4f10", "66c1f0a2b7e4d93a1c2e4f12"]))]))
     // The changed-event has no `type`: it reads as DOCUMENT_CHANGED.
-    guard case .documentEvent(let event) = try PBWatchResponse(jsonText: envelopes[1].payload) else {
+    guard case .documentEvent(let event) = try WatchResponse(jsonData: envelopes[1].payload) else {
       Issue.record("expected a document event")
       return
     }
     #expect(event.event?.type == .documentChanged)
-    #expect(event.event?.body == PBDocEventBody())
+    #expect(event.event?.body == WireDocEventBody())
     #expect(envelopes[2].isEndOfStream)
     #expect(try ConnectEndOfStream(json: try WireJSON.parse(envelopes[2].payload)).error?.code == .canceled)
   }
@@ -147,9 +147,9 @@ struct WireMessageTests {
     #expect(changes.count == 3)
     var kinds = Set<String>()
     for change in changes {
-      let text = PBChange(change).json.text
-      let decoded = try PBChange(jsonText: text)
-      #expect(decoded == PBChange(change))
+      let text = WireChange(change).json.text
+      let decoded = try WireChange(jsonText: text)
+      #expect(decoded == WireChange(change))
       #expect(try decoded.model("change") == change, "\(text)")
       for operation in decoded.operations {
         if case .object(let members) = operation.json { kinds.insert(members[0].key) }
@@ -158,8 +158,8 @@ struct WireMessageTests {
     #expect(kinds == ["set", "add", "move", "remove", "edit", "style", "increase", "arraySet"])
     // A replica that receives the changes through JSON ends equal.
     let peer = Document(key: "ops")
-    let pack = PBChangePack(ChangePack(key: "ops", checkpoint: Checkpoint(serverSeq: 3, clientSeq: 0), changes: changes))
-    try await peer.applyChangePack(try PBChangePack(jsonText: pack.json.text).model())
+    let pack = WireChangePack(ChangePack(key: "ops", checkpoint: Checkpoint(serverSeq: 3, clientSeq: 0), changes: changes))
+    try await peer.applyChangePack(try WireChangePack(jsonText: pack.json.text).model())
     #expect(await peer.toSortedJSON() == doc.toSortedJSON())
     #expect(await peer.presence(of: client) == nil)
   }
@@ -199,19 +199,19 @@ struct WireMessageTests {
     #expect(try ElementSnapshot(jsonElementData: simple.value) == value)
     #expect(try simple.model("value") == value)
     // An object value without a body (what Go sends for an empty container) is an empty object.
-    let empty = PBJSONElementSimple(createdAt: PBTimeTicket(ticket), type: .jsonObject)
+    let empty = PBJSONElementSimple(createdAt: WireTimeTicket(ticket), type: .jsonObject)
     #expect(try empty.model("value") == .object([], .init(createdAt: ticket)))
     // A value whose binary holds another kind than its type says is refused.
-    let lying = PBJSONElementSimple(createdAt: PBTimeTicket(ticket), type: .jsonArray, value: simple.value)
+    let lying = PBJSONElementSimple(createdAt: WireTimeTicket(ticket), type: .jsonArray, value: simple.value)
     #expect(throws: YorkieError.self) { try lying.model("value") }
   }
 
   @Test func versionVectorsUseBase64ActorKeys() throws {
     let vector = VersionVector([client: 7, .initial: 2])
-    let wire = PBVersionVector(vector)
+    let wire = WireVersionVector(vector)
     #expect(wire.vector == ["ZsHworfk2TocLk8Q": 7, "AAAAAAAAAAAAAAAA": 2])
     #expect(wire.json.text == #"{"vector":{"AAAAAAAAAAAAAAAA":"2","ZsHworfk2TocLk8Q":"7"}}"#)
     #expect(try wire.model("versionVector") == vector)
-    #expect(throws: YorkieError.self) { try PBVersionVector(vector: ["short": 1]).model("versionVector") }
+    #expect(throws: YorkieError.self) { try WireVersionVector(vector: ["short": 1]).model("versionVector") }
   }
 }

@@ -68,13 +68,25 @@ public struct YorkieError: Error, Sendable, CustomStringConvertible {
   public let code: Code
   /// A sentence for humans; never parse it.
   public let message: String
+  /// Where in the input the error is, when it is about one field of wire data or a snapshot:
+  /// a path such as `changePack.changes[3].operations[0].set.value`; nil otherwise.
+  ///
+  /// Match on this instead of reading ``message``.
+  public let field: String?
   /// The error that caused this one, if any.
   public let underlying: (any Error & Sendable)?
 
   /// Creates an error.
-  public init(_ code: Code, _ message: String, underlying: (any Error & Sendable)? = nil) {
+  ///
+  /// - Parameters:
+  ///   - code: What went wrong.
+  ///   - message: A sentence for humans.
+  ///   - field: The path of the offending input field, when there is one.
+  ///   - underlying: The error that caused this one.
+  public init(_ code: Code, _ message: String, field: String? = nil, underlying: (any Error & Sendable)? = nil) {
     self.code = code
     self.message = message
+    self.field = field
     self.underlying = underlying
   }
 

@@ -5,37 +5,46 @@ import Foundation
 ///
 /// Numbers keep their literal text, so that 64-bit integers beyond 2^53 survive a round trip;
 /// object members keep their order (protobuf JSON ignores it, but tests and logs read better).
-package enum WireJSON: Sendable, Equatable {
+/// ``WireMessage``s decode from and encode to this; ``ConnectErrorDetail/debug`` holds one.
+public enum WireJSON: Sendable, Equatable {
+  /// `null`.
   case null
+  /// `true` or `false`.
   case bool(Bool)
   /// A number, as its literal text (`17`, `-0.5`, `1e-7`).
   case number(String)
+  /// A string.
   case string(String)
+  /// An array.
   case array([WireJSON])
+  /// An object, its members in order.
   case object([Member])
 
   /// One member of an object.
-  package struct Member: Sendable, Equatable {
-    package var key: String
-    package var value: WireJSON
+  public struct Member: Sendable, Equatable {
+    /// The member's name.
+    public var key: String
+    /// The member's value.
+    public var value: WireJSON
 
-    package init(_ key: String, _ value: WireJSON) {
+    /// Creates a member.
+    public init(_ key: String, _ value: WireJSON) {
       self.key = key
       self.value = value
     }
   }
 
   /// An empty object, `{}`.
-  package static let emptyObject = WireJSON.object([])
+  public static let emptyObject = WireJSON.object([])
 
-  /// The value of member `key`, when this is an object that has it.
-  package subscript(key: String) -> WireJSON? {
+  /// The value of member `key`, when this is an object that has it (the first such member).
+  public subscript(key: String) -> WireJSON? {
     guard case .object(let members) = self else { return nil }
     return members.first { $0.key == key }?.value
   }
 
-  /// A short name of the value's kind, for error messages.
-  package var kind: String {
+  /// A short name of the value's kind, for error messages (`an object`).
+  public var kind: String {
     switch self {
     case .null: return "null"
     case .bool: return "a boolean"
@@ -57,11 +66,12 @@ package enum WireJSON: Sendable, Equatable {
   }
 
   /// The value as compact JSON text.
-  package var text: String { String(decoding: bytes, as: UTF8.self) }
+  public var text: String { String(decoding: bytes, as: UTF8.self) }
 
   /// The value as compact JSON text, UTF-8.
-  package var data: Data { Data(bytes) }
+  public var data: Data { Data(bytes) }
 
+  /// Appends the value as compact JSON text to `output`.
   package func write(into output: inout [UInt8]) {
     switch self {
     case .null: output.append(contentsOf: "null".utf8)

@@ -3,14 +3,17 @@ import Foundation
 
 extension WireJSON {
   /// Nesting deeper than this is refused (the parser is recursive).
-  package static let maximumDepth = 512
+  public static let maximumDepth = 512
 
   /// Parses UTF-8 JSON text. Anything that is not exactly one JSON value (RFC 8259) with
   /// optional white space around it is an error naming the byte offset: invalid UTF-8, lone
   /// surrogate escapes, malformed numbers, trailing characters, nesting past ``maximumDepth``.
-  package static func parse(_ bytes: some Collection<UInt8>) throws -> WireJSON {
+  ///
+  /// - Throws: `YorkieError` `invalidWireData`, its message naming the byte offset.
+  /// - Complexity: O(*n*) in the size of the text.
+  public static func parse(_ bytes: some Collection<UInt8>) throws(YorkieError) -> WireJSON {
     let array = Array(bytes)
-    return try array.withUnsafeBufferPointer { buffer in
+    return try array.withUnsafeBufferPointer { (buffer) throws(YorkieError) in
       var parser = WireJSONParser(bytes: buffer)
       parser.skipSpace()
       let value = try parser.value(depth: 0)
@@ -21,7 +24,9 @@ extension WireJSON {
   }
 
   /// Parses JSON text.
-  package static func parse(_ text: String) throws -> WireJSON { try parse(Array(text.utf8)) }
+  ///
+  /// - Throws: `YorkieError` `invalidWireData`, its message naming the byte offset.
+  public static func parse(_ text: String) throws(YorkieError) -> WireJSON { try parse(Array(text.utf8)) }
 }
 
 private struct WireJSONParser {
@@ -43,7 +48,7 @@ private struct WireJSONParser {
     }
   }
 
-  mutating func value(depth: Int) throws -> WireJSON {
+  mutating func value(depth: Int) throws(YorkieError) -> WireJSON {
     guard index < bytes.count else { throw error("unexpected end of input") }
     switch bytes[index] {
     case UInt8(ascii: "{"):
@@ -105,12 +110,12 @@ private struct WireJSONParser {
     }
   }
 
-  mutating func expect(_ byte: UInt8) throws {
+  mutating func expect(_ byte: UInt8) throws(YorkieError) {
     guard index < bytes.count, bytes[index] == byte else { throw error("expected '\(Character(Unicode.Scalar(byte)))'") }
     index += 1
   }
 
-  mutating func literal(_ word: StaticString) throws {
+  mutating func literal(_ word: StaticString) throws(YorkieError) {
     let count = word.utf8CodeUnitCount
     guard index + count <= bytes.count else { throw error("unexpected end of input") }
     for i in 0..<count where bytes[index + i] != word.utf8Start[i] { throw error("invalid literal") }
@@ -118,7 +123,7 @@ private struct WireJSONParser {
   }
 
   /// A number, checked against JSON's grammar, as its text.
-  mutating func number() throws -> String {
+  mutating func number() throws(YorkieError) -> String {
     let start = index
     if bytes[index] == UInt8(ascii: "-") { index += 1 }
     func digits() -> Int {
@@ -145,7 +150,7 @@ private struct WireJSONParser {
   }
 
   /// A string literal; the opening quote is at `index`.
-  mutating func string() throws -> String {
+  mutating func string() throws(YorkieError) -> String {
     index += 1
     let start = index
     // Fast path: no escapes.
@@ -205,7 +210,7 @@ private struct WireJSONParser {
     throw error("unterminated string")
   }
 
-  mutating func hex4() throws -> UInt32 {
+  mutating func hex4() throws(YorkieError) -> UInt32 {
     guard index + 4 <= bytes.count else { throw error("truncated \\u escape") }
     var value: UInt32 = 0
     for _ in 0..<4 {

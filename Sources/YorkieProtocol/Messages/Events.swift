@@ -1,25 +1,31 @@
 import CRDT
 import Foundation
 
-// Flat messages of YorkieService (yorkie/v1/yorkie.proto) and its events, in the JSON form.
+// The events of the Watch stream and the deprecated WatchDocument/WatchChannel shims
+// (yorkie/v1/yorkie.proto), in the JSON form.
 // Written from a field table (see yorkie-protocol.md sections 3 and 4.11).
 
-/// `WatchDocumentRequest` (deprecated shim of Watch).
-package struct PBWatchDocumentRequest: ProtoMessage {
-  package var clientID: String
-  package var documentID: String
+/// The request of the deprecated `WatchDocument` stream (use ``WatchRequest``).
+public struct WatchDocumentRequest: WireMessage {
+  /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
+  public var clientID: String
+  /// The document's ID: 24 hex characters, from ``AttachDocumentResponse/documentID``.
+  public var documentID: String
 
-  package init(clientID: String = "", documentID: String = "") {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(clientID: String = "", documentID: String = "") {
     self.clientID = clientID
     self.documentID = documentID
   }
 
-  package init(json: WireJSON, path: String) throws {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), documentID: try r.string("documentId"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("clientId", clientID)
     w.string("documentId", documentID)
@@ -27,22 +33,27 @@ package struct PBWatchDocumentRequest: ProtoMessage {
   }
 }
 
-/// `WatchChannelRequest` (deprecated shim of Watch).
-package struct PBWatchChannelRequest: ProtoMessage {
-  package var clientID: String
-  package var channelKey: String
+/// The request of the deprecated `WatchChannel` stream (use ``WatchRequest``).
+public struct WatchChannelRequest: WireMessage {
+  /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
+  public var clientID: String
+  /// The channel's key.
+  public var channelKey: String
 
-  package init(clientID: String = "", channelKey: String = "") {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(clientID: String = "", channelKey: String = "") {
     self.clientID = clientID
     self.channelKey = channelKey
   }
 
-  package init(json: WireJSON, path: String) throws {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), channelKey: try r.string("channelKey"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("clientId", clientID)
     w.string("channelKey", channelKey)
@@ -50,22 +61,27 @@ package struct PBWatchChannelRequest: ProtoMessage {
   }
 }
 
-/// `DocEventBody`.
-package struct PBDocEventBody: ProtoMessage {
-  package var topic: String
-  package var payload: Data
+/// `yorkie.v1.DocEventBody`: the broadcast a document event carries.
+public struct WireDocEventBody: WireMessage {
+  /// The broadcast's topic.
+  public var topic: String
+  /// The broadcast's payload.
+  public var payload: Data
 
-  package init(topic: String = "", payload: Data = Data()) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(topic: String = "", payload: Data = Data()) {
     self.topic = topic
     self.payload = payload
   }
 
-  package init(json: WireJSON, path: String) throws {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(topic: try r.string("topic"), payload: try r.bytes("payload"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("topic", topic)
     w.bytes("payload", payload)
@@ -73,24 +89,30 @@ package struct PBDocEventBody: ProtoMessage {
   }
 }
 
-/// `DocEvent`: a missing `type` is DOCUMENT_CHANGED.
-package struct PBDocEvent: ProtoMessage {
-  package var type: PBDocEventType
-  package var publisher: String
-  package var body: PBDocEventBody?
+/// `yorkie.v1.DocEvent`: something happened to a watched document.
+public struct WireDocEvent: WireMessage {
+  /// What kind of event this is.
+  public var type: WireDocEvent.Kind
+  /// The ID of the client that caused the event.
+  public var publisher: String
+  /// The broadcast, for ``Kind-swift.enum/documentBroadcast`` events.
+  public var body: WireDocEventBody?
 
-  package init(type: PBDocEventType = .documentChanged, publisher: String = "", body: PBDocEventBody? = nil) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(type: WireDocEvent.Kind = .documentChanged, publisher: String = "", body: WireDocEventBody? = nil) {
     self.type = type
     self.publisher = publisher
     self.body = body
   }
 
-  package init(json: WireJSON, path: String) throws {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(type: try r.enumValue("type"), publisher: try r.string("publisher"), body: try r.message("body"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.enumValue("type", type)
     w.string("publisher", publisher)
@@ -99,16 +121,23 @@ package struct PBDocEvent: ProtoMessage {
   }
 }
 
-/// `ChannelEvent`: presence counts and broadcasts.
-package struct PBChannelEvent: ProtoMessage {
-  package var type: PBChannelEventType
-  package var publisher: String
-  package var sessionCount: Int64
-  package var seq: Int64
-  package var topic: String
-  package var payload: Data
+/// `yorkie.v1.ChannelEvent`: a channel's session count changed, or a broadcast.
+public struct WireChannelEvent: WireMessage {
+  /// What kind of event this is.
+  public var type: WireChannelEvent.Kind
+  /// The ID of the client that caused the event.
+  public var publisher: String
+  /// How many sessions the channel has, for ``Kind-swift.enum/presence`` events.
+  public var sessionCount: Int64
+  /// The channel's event counter (compare order only).
+  public var seq: Int64
+  /// The broadcast's topic, for ``Kind-swift.enum/broadcast`` events.
+  public var topic: String
+  /// The broadcast's payload, for ``Kind-swift.enum/broadcast`` events.
+  public var payload: Data
 
-  package init(type: PBChannelEventType = .unspecified, publisher: String = "", sessionCount: Int64 = 0, seq: Int64 = 0, topic: String = "", payload: Data = Data()) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(type: WireChannelEvent.Kind = .unspecified, publisher: String = "", sessionCount: Int64 = 0, seq: Int64 = 0, topic: String = "", payload: Data = Data()) {
     self.type = type
     self.publisher = publisher
     self.sessionCount = sessionCount
@@ -117,12 +146,14 @@ package struct PBChannelEvent: ProtoMessage {
     self.payload = payload
   }
 
-  package init(json: WireJSON, path: String) throws {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(type: try r.enumValue("type"), publisher: try r.string("publisher"), sessionCount: try r.int64("sessionCount"), seq: try r.int64("seq"), topic: try r.string("topic"), payload: try r.bytes("payload"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.enumValue("type", type)
     w.string("publisher", publisher)
@@ -134,22 +165,27 @@ package struct PBChannelEvent: ProtoMessage {
   }
 }
 
-/// `WatchResponse.Initialization.DocumentInit`.
-package struct PBDocumentInit: ProtoMessage {
-  package var documentID: String
-  package var clientIDs: [String]
+/// The initial state of a watched document: who else watches it.
+public struct WireDocumentInit: WireMessage {
+  /// The watched document's ID.
+  public var documentID: String
+  /// The IDs of the clients watching the document.
+  public var clientIDs: [String]
 
-  package init(documentID: String = "", clientIDs: [String] = []) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(documentID: String = "", clientIDs: [String] = []) {
     self.documentID = documentID
     self.clientIDs = clientIDs
   }
 
-  package init(json: WireJSON, path: String) throws {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(documentID: try r.string("documentId"), clientIDs: try r.strings("clientIds"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("documentId", documentID)
     w.strings("clientIds", clientIDs)
@@ -157,24 +193,30 @@ package struct PBDocumentInit: ProtoMessage {
   }
 }
 
-/// `WatchResponse.Initialization.ChannelInit`.
-package struct PBChannelInit: ProtoMessage {
-  package var channelKey: String
-  package var sessionCount: Int64
-  package var seq: Int64
+/// The initial state of a watched channel.
+public struct WireChannelInit: WireMessage {
+  /// The watched channel's key.
+  public var channelKey: String
+  /// How many sessions the channel has.
+  public var sessionCount: Int64
+  /// The channel's event counter (compare order only).
+  public var seq: Int64
 
-  package init(channelKey: String = "", sessionCount: Int64 = 0, seq: Int64 = 0) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(channelKey: String = "", sessionCount: Int64 = 0, seq: Int64 = 0) {
     self.channelKey = channelKey
     self.sessionCount = sessionCount
     self.seq = seq
   }
 
-  package init(json: WireJSON, path: String) throws {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(channelKey: try r.string("channelKey"), sessionCount: try r.int64("sessionCount"), seq: try r.int64("seq"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("channelKey", channelKey)
     w.int64("sessionCount", sessionCount)
@@ -183,62 +225,75 @@ package struct PBChannelInit: ProtoMessage {
   }
 }
 
-/// `ResourceDescriptor.document`.
-package struct PBDocumentResource: ProtoMessage {
-  package var documentID: String
+/// A document to watch.
+public struct WireDocumentResource: WireMessage {
+  /// The document's ID: 24 hex characters, from ``AttachDocumentResponse/documentID``.
+  public var documentID: String
 
-  package init(documentID: String = "") {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(documentID: String = "") {
     self.documentID = documentID
   }
 
-  package init(json: WireJSON, path: String) throws {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(documentID: try r.string("documentId"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("documentId", documentID)
     return w.json
   }
 }
 
-/// `ResourceDescriptor.channel`.
-package struct PBChannelResource: ProtoMessage {
-  package var channelKey: String
+/// A channel to watch.
+public struct WireChannelResource: WireMessage {
+  /// The channel's key.
+  public var channelKey: String
 
-  package init(channelKey: String = "") {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(channelKey: String = "") {
     self.channelKey = channelKey
   }
 
-  package init(json: WireJSON, path: String) throws {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(channelKey: try r.string("channelKey"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("channelKey", channelKey)
     return w.json
   }
 }
 
-/// `WatchResponse.Event.docEvent`.
-package struct PBDocumentEventResponse: ProtoMessage {
-  package var documentID: String
-  package var event: PBDocEvent?
+/// An event of a watched document, with the document it is about.
+public struct WireWatchDocumentEvent: WireMessage {
+  /// The ID of the document the event is about.
+  public var documentID: String
+  /// The event.
+  public var event: WireDocEvent?
 
-  package init(documentID: String = "", event: PBDocEvent? = nil) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(documentID: String = "", event: WireDocEvent? = nil) {
     self.documentID = documentID
     self.event = event
   }
 
-  package init(json: WireJSON, path: String) throws {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(documentID: try r.string("documentId"), event: try r.message("event"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("documentId", documentID)
     w.message("event", event)
@@ -246,22 +301,27 @@ package struct PBDocumentEventResponse: ProtoMessage {
   }
 }
 
-/// `WatchResponse.Event.channelEvent`.
-package struct PBChannelEventResponse: ProtoMessage {
-  package var channelKey: String
-  package var event: PBChannelEvent?
+/// An event of a watched channel, with the channel it is about.
+public struct WireWatchChannelEvent: WireMessage {
+  /// The key of the channel the event is about.
+  public var channelKey: String
+  /// The event.
+  public var event: WireChannelEvent?
 
-  package init(channelKey: String = "", event: PBChannelEvent? = nil) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(channelKey: String = "", event: WireChannelEvent? = nil) {
     self.channelKey = channelKey
     self.event = event
   }
 
-  package init(json: WireJSON, path: String) throws {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(channelKey: try r.string("channelKey"), event: try r.message("event"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("channelKey", channelKey)
     w.message("event", event)
@@ -269,76 +329,54 @@ package struct PBChannelEventResponse: ProtoMessage {
   }
 }
 
-/// `WatchDocumentResponse.Initialization`.
-package struct PBWatchDocumentInitialization: ProtoMessage {
-  package var clientIDs: [String]
+/// The first message of the deprecated `WatchDocument` stream.
+public struct WireWatchDocumentInitialization: WireMessage {
+  /// The IDs of the clients watching the document.
+  public var clientIDs: [String]
 
-  package init(clientIDs: [String] = []) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(clientIDs: [String] = []) {
     self.clientIDs = clientIDs
   }
 
-  package init(json: WireJSON, path: String) throws {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientIDs: try r.strings("clientIds"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.strings("clientIds", clientIDs)
     return w.json
   }
 }
 
-/// `WatchChannelResponse.Initialized`.
-package struct PBWatchChannelInitialized: ProtoMessage {
-  package var sessionCount: Int64
-  package var seq: Int64
+/// The first message of the deprecated `WatchChannel` stream.
+public struct WireWatchChannelInitialized: WireMessage {
+  /// How many sessions the channel has.
+  public var sessionCount: Int64
+  /// The channel's event counter (compare order only).
+  public var seq: Int64
 
-  package init(sessionCount: Int64 = 0, seq: Int64 = 0) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(sessionCount: Int64 = 0, seq: Int64 = 0) {
     self.sessionCount = sessionCount
     self.seq = seq
   }
 
-  package init(json: WireJSON, path: String) throws {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(sessionCount: try r.int64("sessionCount"), seq: try r.int64("seq"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.int64("sessionCount", sessionCount)
     w.int64("seq", seq)
     return w.json
   }
-}
-
-/// A health answer: `{"status":"serving"}` (GET) or `SERVING_STATUS_SERVING` (gRPC health).
-package struct PBHealthCheckResponse: ProtoMessage {
-  package var status: String
-
-  package init(status: String = "") {
-    self.status = status
-  }
-
-  package init(json: WireJSON, path: String) throws {
-    let r = try ProtoJSONReader(json, path: path)
-    self.init(status: try r.string("status"))
-  }
-
-  package var json: WireJSON {
-    var w = ProtoJSONWriter()
-    w.string("status", status)
-    return w.json
-  }
-}
-
-/// An empty message, `{}` (requests and responses with no fields).
-package struct PBEmpty: ProtoMessage {
-  package init() {}
-
-  package init(json: WireJSON, path: String) throws {
-    _ = try ProtoJSONReader(json, path: path)
-  }
-
-  package var json: WireJSON { .emptyObject }
 }

@@ -2,7 +2,7 @@ import CRDT
 import Foundation
 
 /// `Operation`: a oneof of every operation kind (yorkie-protocol.md 4.6).
-package enum PBOperation: ProtoMessage {
+package enum PBOperation: WireMessage {
   case set(Set)
   case add(Add)
   case move(Move)
@@ -16,10 +16,10 @@ package enum PBOperation: ProtoMessage {
 
   private static let members = ["set", "add", "move", "remove", "edit", "style", "increase", "treeEdit", "treeStyle", "arraySet"]
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     guard let member = try r.oneof(PBOperation.members) else {
-      throw YorkieError(.invalidWireData, "\(path): an operation without a body (one of \(PBOperation.members.joined(separator: ", ")))")
+      throw wireDataError(path, "an operation without a body (one of \(PBOperation.members.joined(separator: ", ")))")
     }
     let body = r.value(member)!
     let p = "\(path).\(member)"
@@ -53,20 +53,20 @@ package enum PBOperation: ProtoMessage {
   }
 
   /// `Operation.Set`: assign an object member.
-  package struct Set: ProtoMessage {
-    package var parentCreatedAt: PBTimeTicket?
+  package struct Set: WireMessage {
+    package var parentCreatedAt: WireTimeTicket?
     package var key: String
     package var value: PBJSONElementSimple?
-    package var executedAt: PBTimeTicket?
+    package var executedAt: WireTimeTicket?
 
-    package init(parentCreatedAt: PBTimeTicket? = nil, key: String = "", value: PBJSONElementSimple? = nil, executedAt: PBTimeTicket? = nil) {
+    package init(parentCreatedAt: WireTimeTicket? = nil, key: String = "", value: PBJSONElementSimple? = nil, executedAt: WireTimeTicket? = nil) {
       self.parentCreatedAt = parentCreatedAt
       self.key = key
       self.value = value
       self.executedAt = executedAt
     }
 
-    package init(json: WireJSON, path: String) throws {
+    package init(json: WireJSON, path: String) throws(YorkieError) {
       let r = try ProtoJSONReader(json, path: path)
       self.init(parentCreatedAt: try r.message("parentCreatedAt"), key: try r.string("key"), value: try r.message("value"),
                 executedAt: try r.message("executedAt"))
@@ -83,21 +83,21 @@ package enum PBOperation: ProtoMessage {
   }
 
   /// `Operation.Add`: insert into an array after a position.
-  package struct Add: ProtoMessage {
-    package var parentCreatedAt: PBTimeTicket?
-    package var prevCreatedAt: PBTimeTicket?
+  package struct Add: WireMessage {
+    package var parentCreatedAt: WireTimeTicket?
+    package var prevCreatedAt: WireTimeTicket?
     package var value: PBJSONElementSimple?
-    package var executedAt: PBTimeTicket?
+    package var executedAt: WireTimeTicket?
 
-    package init(parentCreatedAt: PBTimeTicket? = nil, prevCreatedAt: PBTimeTicket? = nil, value: PBJSONElementSimple? = nil,
-                 executedAt: PBTimeTicket? = nil) {
+    package init(parentCreatedAt: WireTimeTicket? = nil, prevCreatedAt: WireTimeTicket? = nil, value: PBJSONElementSimple? = nil,
+                 executedAt: WireTimeTicket? = nil) {
       self.parentCreatedAt = parentCreatedAt
       self.prevCreatedAt = prevCreatedAt
       self.value = value
       self.executedAt = executedAt
     }
 
-    package init(json: WireJSON, path: String) throws {
+    package init(json: WireJSON, path: String) throws(YorkieError) {
       let r = try ProtoJSONReader(json, path: path)
       self.init(parentCreatedAt: try r.message("parentCreatedAt"), prevCreatedAt: try r.message("prevCreatedAt"),
                 value: try r.message("value"), executedAt: try r.message("executedAt"))
@@ -114,21 +114,21 @@ package enum PBOperation: ProtoMessage {
   }
 
   /// `Operation.Move`: move an array element after a position.
-  package struct Move: ProtoMessage {
-    package var parentCreatedAt: PBTimeTicket?
-    package var prevCreatedAt: PBTimeTicket?
-    package var createdAt: PBTimeTicket?
-    package var executedAt: PBTimeTicket?
+  package struct Move: WireMessage {
+    package var parentCreatedAt: WireTimeTicket?
+    package var prevCreatedAt: WireTimeTicket?
+    package var createdAt: WireTimeTicket?
+    package var executedAt: WireTimeTicket?
 
-    package init(parentCreatedAt: PBTimeTicket? = nil, prevCreatedAt: PBTimeTicket? = nil, createdAt: PBTimeTicket? = nil,
-                 executedAt: PBTimeTicket? = nil) {
+    package init(parentCreatedAt: WireTimeTicket? = nil, prevCreatedAt: WireTimeTicket? = nil, createdAt: WireTimeTicket? = nil,
+                 executedAt: WireTimeTicket? = nil) {
       self.parentCreatedAt = parentCreatedAt
       self.prevCreatedAt = prevCreatedAt
       self.createdAt = createdAt
       self.executedAt = executedAt
     }
 
-    package init(json: WireJSON, path: String) throws {
+    package init(json: WireJSON, path: String) throws(YorkieError) {
       let r = try ProtoJSONReader(json, path: path)
       self.init(parentCreatedAt: try r.message("parentCreatedAt"), prevCreatedAt: try r.message("prevCreatedAt"),
                 createdAt: try r.message("createdAt"), executedAt: try r.message("executedAt"))
@@ -145,18 +145,18 @@ package enum PBOperation: ProtoMessage {
   }
 
   /// `Operation.Remove`: remove an object member or array element.
-  package struct Remove: ProtoMessage {
-    package var parentCreatedAt: PBTimeTicket?
-    package var createdAt: PBTimeTicket?
-    package var executedAt: PBTimeTicket?
+  package struct Remove: WireMessage {
+    package var parentCreatedAt: WireTimeTicket?
+    package var createdAt: WireTimeTicket?
+    package var executedAt: WireTimeTicket?
 
-    package init(parentCreatedAt: PBTimeTicket? = nil, createdAt: PBTimeTicket? = nil, executedAt: PBTimeTicket? = nil) {
+    package init(parentCreatedAt: WireTimeTicket? = nil, createdAt: WireTimeTicket? = nil, executedAt: WireTimeTicket? = nil) {
       self.parentCreatedAt = parentCreatedAt
       self.createdAt = createdAt
       self.executedAt = executedAt
     }
 
-    package init(json: WireJSON, path: String) throws {
+    package init(json: WireJSON, path: String) throws(YorkieError) {
       let r = try ProtoJSONReader(json, path: path)
       self.init(parentCreatedAt: try r.message("parentCreatedAt"), createdAt: try r.message("createdAt"),
                 executedAt: try r.message("executedAt"))
@@ -172,20 +172,20 @@ package enum PBOperation: ProtoMessage {
   }
 
   /// `Operation.Edit`: replace a range of a text (and, with restore spans, undo/redo).
-  package struct Edit: ProtoMessage {
-    package var parentCreatedAt: PBTimeTicket?
+  package struct Edit: WireMessage {
+    package var parentCreatedAt: WireTimeTicket?
     package var from: PBTextNodePos?
     package var to: PBTextNodePos?
-    package var createdAtMapByActor: [String: PBTimeTicket]
+    package var createdAtMapByActor: [String: WireTimeTicket]
     package var content: String
-    package var executedAt: PBTimeTicket?
+    package var executedAt: WireTimeTicket?
     package var attributes: [String: String]
     package var restoreSpans: [PBRestoreSpan]
     package var restoreMode: PBRestoreMode
     package var retombstoneSpans: [PBRestoreSpan]
 
-    package init(parentCreatedAt: PBTimeTicket? = nil, from: PBTextNodePos? = nil, to: PBTextNodePos? = nil,
-                 createdAtMapByActor: [String: PBTimeTicket] = [:], content: String = "", executedAt: PBTimeTicket? = nil,
+    package init(parentCreatedAt: WireTimeTicket? = nil, from: PBTextNodePos? = nil, to: PBTextNodePos? = nil,
+                 createdAtMapByActor: [String: WireTimeTicket] = [:], content: String = "", executedAt: WireTimeTicket? = nil,
                  attributes: [String: String] = [:], restoreSpans: [PBRestoreSpan] = [], restoreMode: PBRestoreMode = .unspecified,
                  retombstoneSpans: [PBRestoreSpan] = []) {
       self.parentCreatedAt = parentCreatedAt
@@ -200,7 +200,7 @@ package enum PBOperation: ProtoMessage {
       self.retombstoneSpans = retombstoneSpans
     }
 
-    package init(json: WireJSON, path: String) throws {
+    package init(json: WireJSON, path: String) throws(YorkieError) {
       let r = try ProtoJSONReader(json, path: path)
       self.init(parentCreatedAt: try r.message("parentCreatedAt"), from: try r.message("from"), to: try r.message("to"),
                 createdAtMapByActor: try r.messageMap("createdAtMapByActor"), content: try r.string("content"),
@@ -226,18 +226,18 @@ package enum PBOperation: ProtoMessage {
   }
 
   /// `Operation.Style`: set and remove attributes on a range of a text.
-  package struct Style: ProtoMessage {
-    package var parentCreatedAt: PBTimeTicket?
+  package struct Style: WireMessage {
+    package var parentCreatedAt: WireTimeTicket?
     package var from: PBTextNodePos?
     package var to: PBTextNodePos?
     package var attributes: [String: String]
-    package var executedAt: PBTimeTicket?
-    package var createdAtMapByActor: [String: PBTimeTicket]
+    package var executedAt: WireTimeTicket?
+    package var createdAtMapByActor: [String: WireTimeTicket]
     package var attributesToRemove: [String]
 
-    package init(parentCreatedAt: PBTimeTicket? = nil, from: PBTextNodePos? = nil, to: PBTextNodePos? = nil,
-                 attributes: [String: String] = [:], executedAt: PBTimeTicket? = nil,
-                 createdAtMapByActor: [String: PBTimeTicket] = [:], attributesToRemove: [String] = []) {
+    package init(parentCreatedAt: WireTimeTicket? = nil, from: PBTextNodePos? = nil, to: PBTextNodePos? = nil,
+                 attributes: [String: String] = [:], executedAt: WireTimeTicket? = nil,
+                 createdAtMapByActor: [String: WireTimeTicket] = [:], attributesToRemove: [String] = []) {
       self.parentCreatedAt = parentCreatedAt
       self.from = from
       self.to = to
@@ -247,7 +247,7 @@ package enum PBOperation: ProtoMessage {
       self.attributesToRemove = attributesToRemove
     }
 
-    package init(json: WireJSON, path: String) throws {
+    package init(json: WireJSON, path: String) throws(YorkieError) {
       let r = try ProtoJSONReader(json, path: path)
       self.init(parentCreatedAt: try r.message("parentCreatedAt"), from: try r.message("from"), to: try r.message("to"),
                 attributes: try r.stringMap("attributes"), executedAt: try r.message("executedAt"),
@@ -268,20 +268,20 @@ package enum PBOperation: ProtoMessage {
   }
 
   /// `Operation.Increase`: add to a counter (`actor` only for deduplicating counters).
-  package struct Increase: ProtoMessage {
-    package var parentCreatedAt: PBTimeTicket?
+  package struct Increase: WireMessage {
+    package var parentCreatedAt: WireTimeTicket?
     package var value: PBJSONElementSimple?
-    package var executedAt: PBTimeTicket?
+    package var executedAt: WireTimeTicket?
     package var actor: String
 
-    package init(parentCreatedAt: PBTimeTicket? = nil, value: PBJSONElementSimple? = nil, executedAt: PBTimeTicket? = nil, actor: String = "") {
+    package init(parentCreatedAt: WireTimeTicket? = nil, value: PBJSONElementSimple? = nil, executedAt: WireTimeTicket? = nil, actor: String = "") {
       self.parentCreatedAt = parentCreatedAt
       self.value = value
       self.executedAt = executedAt
       self.actor = actor
     }
 
-    package init(json: WireJSON, path: String) throws {
+    package init(json: WireJSON, path: String) throws(YorkieError) {
       let r = try ProtoJSONReader(json, path: path)
       self.init(parentCreatedAt: try r.message("parentCreatedAt"), value: try r.message("value"), executedAt: try r.message("executedAt"),
                 actor: try r.string("actor"))
@@ -298,21 +298,21 @@ package enum PBOperation: ProtoMessage {
   }
 
   /// `Operation.ArraySet`: replace the array element `createdAt`.
-  package struct ArraySet: ProtoMessage {
-    package var parentCreatedAt: PBTimeTicket?
-    package var createdAt: PBTimeTicket?
+  package struct ArraySet: WireMessage {
+    package var parentCreatedAt: WireTimeTicket?
+    package var createdAt: WireTimeTicket?
     package var value: PBJSONElementSimple?
-    package var executedAt: PBTimeTicket?
+    package var executedAt: WireTimeTicket?
 
-    package init(parentCreatedAt: PBTimeTicket? = nil, createdAt: PBTimeTicket? = nil, value: PBJSONElementSimple? = nil,
-                 executedAt: PBTimeTicket? = nil) {
+    package init(parentCreatedAt: WireTimeTicket? = nil, createdAt: WireTimeTicket? = nil, value: PBJSONElementSimple? = nil,
+                 executedAt: WireTimeTicket? = nil) {
       self.parentCreatedAt = parentCreatedAt
       self.createdAt = createdAt
       self.value = value
       self.executedAt = executedAt
     }
 
-    package init(json: WireJSON, path: String) throws {
+    package init(json: WireJSON, path: String) throws(YorkieError) {
       let r = try ProtoJSONReader(json, path: path)
       self.init(parentCreatedAt: try r.message("parentCreatedAt"), createdAt: try r.message("createdAt"), value: try r.message("value"),
                 executedAt: try r.message("executedAt"))
@@ -329,23 +329,23 @@ package enum PBOperation: ProtoMessage {
   }
 
   /// `Operation.TreeEdit` (decoded and re-encoded; the SDK has no Tree yet).
-  package struct TreeEdit: ProtoMessage {
-    package var parentCreatedAt: PBTimeTicket?
+  package struct TreeEdit: WireMessage {
+    package var parentCreatedAt: WireTimeTicket?
     package var from: PBTreePos?
     package var to: PBTreePos?
-    package var createdAtMapByActor: [String: PBTimeTicket]
+    package var createdAtMapByActor: [String: WireTimeTicket]
     package var contents: [PBTreeNodes]
-    package var executedAt: PBTimeTicket?
+    package var executedAt: WireTimeTicket?
     package var splitLevel: Int32
     package var restoreSpans: [PBTreeRestoreSpan]
     package var restoreMode: PBRestoreMode
     package var retombstoneSpans: [PBTreeRestoreSpan]
-    package var splitTickets: [PBTimeTicket]
+    package var splitTickets: [WireTimeTicket]
 
-    package init(parentCreatedAt: PBTimeTicket? = nil, from: PBTreePos? = nil, to: PBTreePos? = nil,
-                 createdAtMapByActor: [String: PBTimeTicket] = [:], contents: [PBTreeNodes] = [], executedAt: PBTimeTicket? = nil,
+    package init(parentCreatedAt: WireTimeTicket? = nil, from: PBTreePos? = nil, to: PBTreePos? = nil,
+                 createdAtMapByActor: [String: WireTimeTicket] = [:], contents: [PBTreeNodes] = [], executedAt: WireTimeTicket? = nil,
                  splitLevel: Int32 = 0, restoreSpans: [PBTreeRestoreSpan] = [], restoreMode: PBRestoreMode = .unspecified,
-                 retombstoneSpans: [PBTreeRestoreSpan] = [], splitTickets: [PBTimeTicket] = []) {
+                 retombstoneSpans: [PBTreeRestoreSpan] = [], splitTickets: [WireTimeTicket] = []) {
       self.parentCreatedAt = parentCreatedAt
       self.from = from
       self.to = to
@@ -359,7 +359,7 @@ package enum PBOperation: ProtoMessage {
       self.splitTickets = splitTickets
     }
 
-    package init(json: WireJSON, path: String) throws {
+    package init(json: WireJSON, path: String) throws(YorkieError) {
       let r = try ProtoJSONReader(json, path: path)
       self.init(parentCreatedAt: try r.message("parentCreatedAt"), from: try r.message("from"), to: try r.message("to"),
                 createdAtMapByActor: try r.messageMap("createdAtMapByActor"), contents: try r.repeated("contents"),
@@ -386,17 +386,17 @@ package enum PBOperation: ProtoMessage {
   }
 
   /// `Operation.TreeStyle` (decoded and re-encoded; the SDK has no Tree yet).
-  package struct TreeStyle: ProtoMessage {
-    package var parentCreatedAt: PBTimeTicket?
+  package struct TreeStyle: WireMessage {
+    package var parentCreatedAt: WireTimeTicket?
     package var from: PBTreePos?
     package var to: PBTreePos?
     package var attributes: [String: String]
-    package var executedAt: PBTimeTicket?
+    package var executedAt: WireTimeTicket?
     package var attributesToRemove: [String]
-    package var createdAtMapByActor: [String: PBTimeTicket]
+    package var createdAtMapByActor: [String: WireTimeTicket]
 
-    package init(parentCreatedAt: PBTimeTicket? = nil, from: PBTreePos? = nil, to: PBTreePos? = nil, attributes: [String: String] = [:],
-                 executedAt: PBTimeTicket? = nil, attributesToRemove: [String] = [], createdAtMapByActor: [String: PBTimeTicket] = [:]) {
+    package init(parentCreatedAt: WireTimeTicket? = nil, from: PBTreePos? = nil, to: PBTreePos? = nil, attributes: [String: String] = [:],
+                 executedAt: WireTimeTicket? = nil, attributesToRemove: [String] = [], createdAtMapByActor: [String: WireTimeTicket] = [:]) {
       self.parentCreatedAt = parentCreatedAt
       self.from = from
       self.to = to
@@ -406,7 +406,7 @@ package enum PBOperation: ProtoMessage {
       self.createdAtMapByActor = createdAtMapByActor
     }
 
-    package init(json: WireJSON, path: String) throws {
+    package init(json: WireJSON, path: String) throws(YorkieError) {
       let r = try ProtoJSONReader(json, path: path)
       self.init(parentCreatedAt: try r.message("parentCreatedAt"), from: try r.message("from"), to: try r.message("to"),
                 attributes: try r.stringMap("attributes"), executedAt: try r.message("executedAt"),

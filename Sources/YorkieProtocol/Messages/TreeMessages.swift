@@ -5,16 +5,16 @@ import Foundation
 // server or another SDK sends, so that such traffic is understood and reported precisely.
 
 /// `TreeNodeID`.
-package struct PBTreeNodeID: ProtoMessage {
-  package var createdAt: PBTimeTicket?
+package struct PBTreeNodeID: WireMessage {
+  package var createdAt: WireTimeTicket?
   package var offset: Int32
 
-  package init(createdAt: PBTimeTicket? = nil, offset: Int32 = 0) {
+  package init(createdAt: WireTimeTicket? = nil, offset: Int32 = 0) {
     self.createdAt = createdAt
     self.offset = offset
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(createdAt: try r.message("createdAt"), offset: try r.int32("offset"))
   }
@@ -28,7 +28,7 @@ package struct PBTreeNodeID: ProtoMessage {
 }
 
 /// `TreePos`: a parent and the left sibling (the parent itself: first child).
-package struct PBTreePos: ProtoMessage {
+package struct PBTreePos: WireMessage {
   package var parentID: PBTreeNodeID?
   package var leftSiblingID: PBTreeNodeID?
 
@@ -37,7 +37,7 @@ package struct PBTreePos: ProtoMessage {
     self.leftSiblingID = leftSiblingID
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(parentID: try r.message("parentId"), leftSiblingID: try r.message("leftSiblingId"))
   }
@@ -51,18 +51,18 @@ package struct PBTreePos: ProtoMessage {
 }
 
 /// `NodeAttr`: an attribute value with its LWW ticket.
-package struct PBNodeAttr: ProtoMessage {
+package struct PBNodeAttr: WireMessage {
   package var value: String
-  package var updatedAt: PBTimeTicket?
+  package var updatedAt: WireTimeTicket?
   package var isRemoved: Bool
 
-  package init(value: String = "", updatedAt: PBTimeTicket? = nil, isRemoved: Bool = false) {
+  package init(value: String = "", updatedAt: WireTimeTicket? = nil, isRemoved: Bool = false) {
     self.value = value
     self.updatedAt = updatedAt
     self.isRemoved = isRemoved
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(value: try r.string("value"), updatedAt: try r.message("updatedAt"), isRemoved: try r.bool("isRemoved"))
   }
@@ -77,21 +77,21 @@ package struct PBNodeAttr: ProtoMessage {
 }
 
 /// `TreeNode`, one node of a post-order node list.
-package struct PBTreeNode: ProtoMessage {
+package struct PBTreeNode: WireMessage {
   package var id: PBTreeNodeID?
   package var type: String
   package var value: String
-  package var removedAt: PBTimeTicket?
+  package var removedAt: WireTimeTicket?
   package var insPrevID: PBTreeNodeID?
   package var insNextID: PBTreeNodeID?
   package var depth: Int32
   package var attributes: [String: PBNodeAttr]
   package var mergedFrom: PBTreeNodeID?
-  package var mergedAt: PBTimeTicket?
+  package var mergedAt: WireTimeTicket?
 
-  package init(id: PBTreeNodeID? = nil, type: String = "", value: String = "", removedAt: PBTimeTicket? = nil,
+  package init(id: PBTreeNodeID? = nil, type: String = "", value: String = "", removedAt: WireTimeTicket? = nil,
                insPrevID: PBTreeNodeID? = nil, insNextID: PBTreeNodeID? = nil, depth: Int32 = 0,
-               attributes: [String: PBNodeAttr] = [:], mergedFrom: PBTreeNodeID? = nil, mergedAt: PBTimeTicket? = nil) {
+               attributes: [String: PBNodeAttr] = [:], mergedFrom: PBTreeNodeID? = nil, mergedAt: WireTimeTicket? = nil) {
     self.id = id
     self.type = type
     self.value = value
@@ -104,7 +104,7 @@ package struct PBTreeNode: ProtoMessage {
     self.mergedAt = mergedAt
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(id: try r.message("id"), type: try r.string("type"), value: try r.string("value"), removedAt: try r.message("removedAt"),
               insPrevID: try r.message("insPrevId"), insNextID: try r.message("insNextId"), depth: try r.int32("depth"),
@@ -128,12 +128,12 @@ package struct PBTreeNode: ProtoMessage {
 }
 
 /// `TreeNodes`: one inserted subtree.
-package struct PBTreeNodes: ProtoMessage {
+package struct PBTreeNodes: WireMessage {
   package var content: [PBTreeNode]
 
   package init(content: [PBTreeNode] = []) { self.content = content }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     self.init(content: try ProtoJSONReader(json, path: path).repeated("content"))
   }
 
@@ -145,7 +145,7 @@ package struct PBTreeNodes: ProtoMessage {
 }
 
 /// `TreeRestoreSpan` (tree undo/redo, Yorkie v0.7.14+).
-package struct PBTreeRestoreSpan: ProtoMessage {
+package struct PBTreeRestoreSpan: WireMessage {
   package var id: PBTreeNodeID?
   package var nodeType: String
   package var isText: Bool
@@ -170,7 +170,7 @@ package struct PBTreeRestoreSpan: ProtoMessage {
     self.rightSiblingID = rightSiblingID
   }
 
-  package init(json: WireJSON, path: String) throws {
+  package init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(id: try r.message("id"), nodeType: try r.string("nodeType"), isText: try r.bool("isText"), length: try r.int32("length"),
               value: try r.string("value"), attributes: try r.messageMap("attributes"), parentID: try r.message("parentId"),

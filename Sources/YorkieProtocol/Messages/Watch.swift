@@ -3,52 +3,72 @@ import Foundation
 
 // The Watch stream's messages: resources to watch, the initialization, the events.
 
-/// `DocEvent.type`. DOCUMENT_CHANGED is 0, so a changed-event carries no `type` in JSON.
-package enum PBDocEventType: Int32, ProtoEnum {
-  case documentChanged = 0, documentWatched = 1, documentUnwatched = 2, documentBroadcast = 3
+extension WireDocEvent {
+  /// `DocEvent.type`. `documentChanged` is 0, so a changed-event carries no `type` in JSON.
+  public enum Kind: Int32, CaseIterable, Sendable, ProtoEnum {
+    /// Someone pushed changes: pull them.
+    case documentChanged = 0
+    /// A client started watching the document.
+    case documentWatched = 1
+    /// A client stopped watching the document.
+    case documentUnwatched = 2
+    /// A client broadcast a message to the document's watchers (see ``WireDocEvent/body``).
+    case documentBroadcast = 3
 
-  package var protoName: String {
-    switch self {
-    case .documentChanged: return "DOC_EVENT_TYPE_DOCUMENT_CHANGED"
-    case .documentWatched: return "DOC_EVENT_TYPE_DOCUMENT_WATCHED"
-    case .documentUnwatched: return "DOC_EVENT_TYPE_DOCUMENT_UNWATCHED"
-    case .documentBroadcast: return "DOC_EVENT_TYPE_DOCUMENT_BROADCAST"
+    package var protoName: String {
+      switch self {
+      case .documentChanged: return "DOC_EVENT_TYPE_DOCUMENT_CHANGED"
+      case .documentWatched: return "DOC_EVENT_TYPE_DOCUMENT_WATCHED"
+      case .documentUnwatched: return "DOC_EVENT_TYPE_DOCUMENT_UNWATCHED"
+      case .documentBroadcast: return "DOC_EVENT_TYPE_DOCUMENT_BROADCAST"
+      }
     }
   }
 }
 
-/// `ChannelEvent.Type`.
-package enum PBChannelEventType: Int32, ProtoEnum {
-  case unspecified = 0, presence = 1, broadcast = 2
+extension WireChannelEvent {
+  /// `ChannelEvent.Type`.
+  public enum Kind: Int32, CaseIterable, Sendable, ProtoEnum {
+    /// No type.
+    case unspecified = 0
+    /// The channel's session count changed (see ``WireChannelEvent/sessionCount``).
+    case presence = 1
+    /// A client broadcast a message to the channel (see ``WireChannelEvent/topic``).
+    case broadcast = 2
 
-  package var protoName: String {
-    switch self {
-    case .unspecified: return "TYPE_UNSPECIFIED"
-    case .presence: return "TYPE_PRESENCE"
-    case .broadcast: return "TYPE_BROADCAST"
+    package var protoName: String {
+      switch self {
+      case .unspecified: return "TYPE_UNSPECIFIED"
+      case .presence: return "TYPE_PRESENCE"
+      case .broadcast: return "TYPE_BROADCAST"
+      }
     }
   }
 }
 
 /// Reads a oneof whose members are messages: exactly one must be present.
-private func oneofMember(_ r: ProtoJSONReader, _ names: [String], what: String) throws -> (String, WireJSON, String) {
+private func oneofMember(_ r: ProtoJSONReader, _ names: [String], what: String) throws(YorkieError) -> (String, WireJSON, String) {
   guard let name = try r.oneof(names), let value = r.value(name) else {
-    throw YorkieError(.invalidWireData, "\(r.path): \(what) without any of \(names.joined(separator: ", "))")
+    throw wireDataError(r.path, "\(what) without any of \(names.joined(separator: ", "))")
   }
   return (name, value, "\(r.path).\(name)")
 }
 
-/// `ResourceDescriptor`: a document or a channel to watch.
-package enum PBResourceDescriptor: ProtoMessage {
-  case document(PBDocumentResource)
-  case channel(PBChannelResource)
+/// `yorkie.v1.ResourceDescriptor`: a document or a channel to watch.
+public enum WireResourceDescriptor: WireMessage {
+  /// A document.
+  case document(WireDocumentResource)
+  /// A channel.
+  case channel(WireChannelResource)
 
-  package init(json: WireJSON, path: String) throws {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let (name, value, p) = try oneofMember(try ProtoJSONReader(json, path: path), ["document", "channel"], what: "a resource")
-    self = name == "document" ? .document(try PBDocumentResource(json: value, path: p)) : .channel(try PBChannelResource(json: value, path: p))
+    self = name == "document" ? .document(try WireDocumentResource(json: value, path: p)) : .channel(try WireChannelResource(json: value, path: p))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     switch self {
     case .document(let d): return .object([.init("document", d.json)])
     case .channel(let c): return .object([.init("channel", c.json)])
@@ -56,22 +76,27 @@ package enum PBResourceDescriptor: ProtoMessage {
   }
 }
 
-/// `WatchRequest`: the documents and channels one stream follows.
-package struct PBWatchRequest: ProtoMessage {
-  package var clientID: String
-  package var resources: [PBResourceDescriptor]
+/// The request of the `Watch` stream: the documents and channels it follows.
+public struct WatchRequest: WireMessage {
+  /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
+  public var clientID: String
+  /// The documents and channels to follow.
+  public var resources: [WireResourceDescriptor]
 
-  package init(clientID: String = "", resources: [PBResourceDescriptor] = []) {
+  /// Creates the message; an omitted field takes its protobuf default.
+  public init(clientID: String = "", resources: [WireResourceDescriptor] = []) {
     self.clientID = clientID
     self.resources = resources
   }
 
-  package init(json: WireJSON, path: String) throws {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let r = try ProtoJSONReader(json, path: path)
     self.init(clientID: try r.string("clientId"), resources: try r.repeated("resources"))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     var w = ProtoJSONWriter()
     w.string("clientId", clientID)
     w.repeated("resources", resources)
@@ -79,17 +104,21 @@ package struct PBWatchRequest: ProtoMessage {
   }
 }
 
-/// `WatchResponse.Initialization.ResourceInit`.
-package enum PBResourceInit: ProtoMessage {
-  case document(PBDocumentInit)
-  case channel(PBChannelInit)
+/// The initial state of one watched resource.
+public enum WireResourceInit: WireMessage {
+  /// The initial state of a watched document.
+  case document(WireDocumentInit)
+  /// The initial state of a watched channel.
+  case channel(WireChannelInit)
 
-  package init(json: WireJSON, path: String) throws {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let (name, value, p) = try oneofMember(try ProtoJSONReader(json, path: path), ["documentInit", "channelInit"], what: "a resource init")
-    self = name == "documentInit" ? .document(try PBDocumentInit(json: value, path: p)) : .channel(try PBChannelInit(json: value, path: p))
+    self = name == "documentInit" ? .document(try WireDocumentInit(json: value, path: p)) : .channel(try WireChannelInit(json: value, path: p))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     switch self {
     case .document(let d): return .object([.init("documentInit", d.json)])
     case .channel(let c): return .object([.init("channelInit", c.json)])
@@ -97,24 +126,29 @@ package enum PBResourceInit: ProtoMessage {
   }
 }
 
-/// `WatchResponse`: the initialization (always first), then events.
-package enum PBWatchResponse: ProtoMessage {
-  case initialization([PBResourceInit])
-  case documentEvent(PBDocumentEventResponse)
-  case channelEvent(PBChannelEventResponse)
+/// A message of the `Watch` stream: the initialization (always first), then events.
+public enum WatchResponse: WireMessage {
+  /// The first message of the stream: the initial state of each resource.
+  case initialization([WireResourceInit])
+  /// An event of a watched document.
+  case documentEvent(WireWatchDocumentEvent)
+  /// An event of a watched channel.
+  case channelEvent(WireWatchChannelEvent)
 
-  package init(json: WireJSON, path: String) throws {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let (name, value, p) = try oneofMember(try ProtoJSONReader(json, path: path), ["initialization", "event"], what: "a watch response")
     if name == "initialization" {
       self = .initialization(try ProtoJSONReader(value, path: p).repeated("resourceInits"))
       return
     }
     let (kind, body, q) = try oneofMember(try ProtoJSONReader(value, path: p), ["docEvent", "channelEvent"], what: "an event")
-    self = kind == "docEvent" ? .documentEvent(try PBDocumentEventResponse(json: body, path: q))
-      : .channelEvent(try PBChannelEventResponse(json: body, path: q))
+    self = kind == "docEvent" ? .documentEvent(try WireWatchDocumentEvent(json: body, path: q))
+      : .channelEvent(try WireWatchChannelEvent(json: body, path: q))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     switch self {
     case .initialization(let inits):
       var w = ProtoJSONWriter()
@@ -128,18 +162,22 @@ package enum PBWatchResponse: ProtoMessage {
   }
 }
 
-/// `WatchDocumentResponse` (deprecated shim): the watchers, then document events.
-package enum PBWatchDocumentResponse: ProtoMessage {
-  case initialization(PBWatchDocumentInitialization)
-  case event(PBDocEvent)
+/// A message of the deprecated `WatchDocument` stream: the watchers, then document events.
+public enum WatchDocumentResponse: WireMessage {
+  /// The first message: the document's watchers.
+  case initialization(WireWatchDocumentInitialization)
+  /// An event of the document.
+  case event(WireDocEvent)
 
-  package init(json: WireJSON, path: String) throws {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let (name, value, p) = try oneofMember(try ProtoJSONReader(json, path: path), ["initialization", "event"], what: "a watch response")
-    self = name == "initialization" ? .initialization(try PBWatchDocumentInitialization(json: value, path: p))
-      : .event(try PBDocEvent(json: value, path: p))
+    self = name == "initialization" ? .initialization(try WireWatchDocumentInitialization(json: value, path: p))
+      : .event(try WireDocEvent(json: value, path: p))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     switch self {
     case .initialization(let i): return .object([.init("initialization", i.json)])
     case .event(let e): return .object([.init("event", e.json)])
@@ -147,18 +185,22 @@ package enum PBWatchDocumentResponse: ProtoMessage {
   }
 }
 
-/// `WatchChannelResponse` (deprecated shim): the session count, then channel events.
-package enum PBWatchChannelResponse: ProtoMessage {
-  case initialized(PBWatchChannelInitialized)
-  case event(PBChannelEvent)
+/// A message of the deprecated `WatchChannel` stream: the session count, then channel events.
+public enum WatchChannelResponse: WireMessage {
+  /// The first message: the channel's session count.
+  case initialized(WireWatchChannelInitialized)
+  /// An event of the channel.
+  case event(WireChannelEvent)
 
-  package init(json: WireJSON, path: String) throws {
+  /// Decodes the message from parsed JSON; `path` names it in errors.
+  public init(json: WireJSON, path: String) throws(YorkieError) {
     let (name, value, p) = try oneofMember(try ProtoJSONReader(json, path: path), ["initialized", "event"], what: "a watch response")
-    self = name == "initialized" ? .initialized(try PBWatchChannelInitialized(json: value, path: p))
-      : .event(try PBChannelEvent(json: value, path: p))
+    self = name == "initialized" ? .initialized(try WireWatchChannelInitialized(json: value, path: p))
+      : .event(try WireChannelEvent(json: value, path: p))
   }
 
-  package var json: WireJSON {
+  /// The message in canonical JSON.
+  public var json: WireJSON {
     switch self {
     case .initialized(let i): return .object([.init("initialized", i.json)])
     case .event(let e): return .object([.init("event", e.json)])
