@@ -13,7 +13,7 @@ struct PackRoundTripTests {
   /// A document with one change of every kind this SDK writes.
   func editedDocument() async throws -> Document {
     let doc = Document(key: "public-api")
-    await doc.setActor(writerActor)
+    try await doc.setActor(writerActor)
     try await doc.update(message: "first edit") { root, presence in
       root["title"] = "Groceries"
       root["when"] = .date(Date(timeIntervalSince1970: 1_700_000_000))
@@ -33,10 +33,25 @@ struct PackRoundTripTests {
     return doc
   }
 
+  @Test("a replica's pack decoded with role request acknowledges none of the receiver's changes")
+  func requestRoleOverTheWire() async throws {
+    let writer = try await editedDocument()
+    let reader = Document(key: "public-api")
+    try await reader.setActor(readerActor)
+    try await reader.update { root, _ in root["mine"] = 1 }
+    let body = WireChangePack(try await writer.createChangePack()).jsonData
+    let pack = try ChangePack(try WireChangePack(jsonData: body), role: .request)
+    #expect(pack.role == .request)
+    try await reader.applyChangePack(pack)
+    #expect(await reader.pendingChanges.count == 1)
+    #expect(await reader.value(atPath: "$.mine") == 1)
+    #expect(await reader.value(atPath: "$.title") == "Groceries for Sunday")
+  }
+
   @Test("a pack travels as PushPullChanges JSON and rebuilds the document on another replica")
   func packRoundTrip() async throws {
     let writer = try await editedDocument()
-    let pack = await writer.createChangePack()
+    let pack = try await writer.createChangePack()
     #expect(pack.changes.count == 2)
 
     // Encode: CRDT pack -> wire pack -> request -> JSON bytes.
@@ -60,7 +75,7 @@ struct PackRoundTripTests {
 
     // Apply to a second replica: the same document, byte for byte.
     let reader = Document(key: "public-api")
-    await reader.setActor(readerActor)
+    try await reader.setActor(readerActor)
     try await reader.applyChangePack(decoded)
     #expect(await reader.toJSON() == writer.toJSON())
     #expect(await reader.toSortedJSON() == writer.toSortedJSON())
@@ -71,7 +86,7 @@ struct PackRoundTripTests {
   @Test("a server's response pack decodes from JSON text and applies")
   func responseRoundTrip() async throws {
     let writer = try await editedDocument()
-    let pack = await writer.createChangePack()
+    let pack = try await writer.createChangePack()
     // What a server would answer another client: the writer's changes, with server sequences.
     let changes = try pack.changes.enumerated().map { index, change in
       var wire = WireChange(change)
@@ -85,7 +100,7 @@ struct PackRoundTripTests {
 
     let decoded = try PushPullChangesResponse(jsonText: text)
     let reader = Document(key: pack.key)
-    await reader.setActor(readerActor)
+    try await reader.setActor(readerActor)
     try await reader.applyChangePack(try ChangePack(try #require(decoded.changePack)))
     #expect(await reader.toJSON() == writer.toJSON())
   }
@@ -113,7 +128,7 @@ struct PackRoundTripTests {
   @Test("a presence change travels with its change, its values as JSON text")
   func presence() async throws {
     let writer = try await editedDocument()
-    let pack = await writer.createChangePack()
+    let pack = try await writer.createChangePack()
     let wire = WireChange(pack.changes[0])
     let presence = try #require(wire.presenceChange)
     #expect(presence.type == .put)

@@ -63,7 +63,7 @@ extension WireChangePack {
 
   /// The pack. A missing checkpoint reads as the initial one (servers always send it; the dev
   /// server checks requests for it separately).
-  package func model(_ path: @autoclosure () -> String = "changePack") throws(YorkieError) -> ChangePack {
+  package func model(_ path: @autoclosure () -> String = "changePack", role: ChangePack.Role = .response) throws(YorkieError) -> ChangePack {
     var changes: [Change] = []
     changes.reserveCapacity(self.changes.count)
     for (index, change) in self.changes.enumerated() {
@@ -71,6 +71,6 @@ extension WireChangePack {
     }
     return ChangePack(key: documentKey, checkpoint: checkpoint?.model ?? .initial, changes: changes,
                       versionVector: try versionVector?.model(path() + ".versionVector"),
-                      snapshot: snapshot.isEmpty ? nil : snapshot, isRemoved: isRemoved)
+                      snapshot: snapshot.isEmpty ? nil : snapshot, isRemoved: isRemoved, role: role)
   }
 }

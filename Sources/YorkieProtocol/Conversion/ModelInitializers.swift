@@ -8,14 +8,17 @@ import Foundation
 extension ChangePack {
   /// The pack a wire message describes, ready for `Document.applyChangePack(_:)`.
   ///
-  /// A missing checkpoint reads as the initial one (servers always send it).
+  /// A missing checkpoint reads as the initial one (servers always send it). `role` says
+  /// what the message was: a server's answer (the default: applying it acknowledges this
+  /// replica's changes up to its checkpoint) or a replica's request (a pack another replica
+  /// sent, whose checkpoint and version vector are its own and acknowledge nothing here).
   ///
   /// - Throws: `YorkieError` `invalidWireData` for what the model cannot hold (an actor
   ///   that is not 12 bytes, a missing ticket, a payload of the wrong size), `unsupported` for
   ///   Tree elements and operations; `YorkieError.field` names the offending field.
   /// - Complexity: O(*n*) in the size of the pack.
-  public init(_ wire: WireChangePack) throws(YorkieError) {
-    self = try wire.model("WireChangePack")
+  public init(_ wire: WireChangePack, role: ChangePack.Role = .response) throws(YorkieError) {
+    self = try wire.model("WireChangePack", role: role)
   }
 }
 
