@@ -23,10 +23,7 @@ package struct KeyTable<Value> {
   /// The slot of `key`, or nil.
   @inline(__always) package func slot(of key: String) -> Int? {
     if let slots { return slots[key] }
-    return keys.withUnsafeBufferPointer { buffer in
-      for index in buffer.indices where buffer[index] == key { return index }
-      return nil
-    }
+    return keys.firstIndex(of: key)
   }
 
   /// The value in `slot` (from ``slot(of:)``).

@@ -23,6 +23,15 @@
 /// 3. `leafOf[h]` names the leaf holding `h`, for every handle in the index, and -1 otherwise.
 /// 4. Parent links agree with child lists.
 /// 5. The finger, when set, names a leaf and the total weight of the handles before it.
+/// 6. Leaf `l` owns the slots `l * capacity ..< (l + 1) * capacity` of `leafHandles` and
+///    `leafWeights`, of which the first `leafCount[l] <= capacity` are in use.
+///
+/// `scan`, `slot(of:inLeaf:)` and `place` read and write a leaf's slots through unsafe buffer
+/// pointers (no bounds check in release builds): by invariant 6 every index they form lies in
+/// the leaf's own range, and `slot(of:inLeaf:)` is only asked for a handle that invariant 3
+/// places in that leaf, so its scan stops inside it. The SequenceIndex tests (random edits
+/// against an array model, ``checkInvariants()`` after every step) run under AddressSanitizer
+/// in CI. The unchecked loops are the hot path of local typing (`automerge_paper_batched`).
 ///
 /// The finger remembers the leaf the last ``find(_:inclusiveEnd:)`` ended in: editing mostly
 /// happens near the previous edit, so the next lookup usually starts there and reads one leaf

@@ -97,6 +97,18 @@ package struct TicketMap<Value> {
   }
 }
 
+/// One open-addressing table.
+///
+/// Its probes index `slots` through unsafe buffer pointers (no bounds check in release builds).
+/// That is safe by these invariants, which only `init` and `rehash` establish:
+/// 1. `slots.count` is a power of two and `mask == slots.count - 1`, so `anything & mask` is an
+///    index of `slots`;
+/// 2. `count <= slots.count / 2` (insertions grow first), so every probe loop meets an empty
+///    slot and ends.
+/// The TicketMap tests (against a `Dictionary` model, with removals) run under
+/// AddressSanitizer in CI, which reports any read or write outside `slots`. The buffer access
+/// pays for itself: it is the lookup every operation makes (see `Support/TicketMap.swift`'s
+/// benchmarks `array_10000` and `object_10000`).
 private struct Table<Value> {
   fileprivate struct Slot {
     var key: TimeTicket

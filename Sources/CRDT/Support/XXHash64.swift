@@ -23,6 +23,9 @@ package enum XXHash64 {
   }
 
   /// The hash of the bytes in `input`.
+  ///
+  /// Reads `input` without bounds checks in release builds: every read is of `offset..<offset + 8`
+  /// (or `+ 4`, `+ 1`) after a test that this many bytes remain before `input.count`.
   package static func hash(_ input: UnsafeBufferPointer<UInt8>, seed: UInt64 = 0) -> UInt64 {
     let length = input.count
     var offset = 0

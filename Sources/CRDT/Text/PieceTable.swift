@@ -68,6 +68,12 @@ package struct PieceTable<Key: PieceTableKey> {
   }
 
   /// The slot holding `key`, or the empty slot where it would go.
+  ///
+  /// This and the writes below index a shard's slots through unsafe buffer pointers (no bounds
+  /// check in release builds). Safe by the shard's invariants, set up only where its slots are
+  /// allocated: the slot count is a power of two, so `& mask` is always an index, and the load
+  /// stays at most 1/2 (insertions grow first), so every probe meets an empty slot (0) and ends.
+  /// The PieceTable tests run under AddressSanitizer in CI.
   @inline(__always) private func find(_ key: Key, _ tag: UInt32, in shard: Int,
                                       _ keyOf: (Int32) -> Key) -> (slot: Int, found: Bool) {
     shards[shard].slots.withUnsafeBufferPointer { slots in

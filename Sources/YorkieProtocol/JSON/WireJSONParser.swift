@@ -29,6 +29,15 @@ extension WireJSON {
   public static func parse(_ text: String) throws(YorkieError) -> WireJSON { try parse(Array(text.utf8)) }
 }
 
+/// A recursive-descent parser over the bytes of one JSON text.
+///
+/// `bytes` is an unsafe buffer pointer (no bounds check in release builds) into an array that
+/// `parse` keeps alive for the whole parse. The input is untrusted, so the rule that makes this
+/// safe is local and strict: every read `bytes[i]` follows a test that `i < bytes.count` (or
+/// `i + n <= bytes.count` for a run of `n`) on every path, and the value parsers are entered only
+/// with `index < bytes.count`. The wire fuzzer (`Malformed wire input`: random mutations,
+/// truncations and splices of recorded traffic) runs under AddressSanitizer in CI, which reports
+/// a read past the array.
 private struct WireJSONParser {
   let bytes: UnsafeBufferPointer<UInt8>
   var index = 0
