@@ -55,7 +55,7 @@ struct JournalRollbackTests {
   @Test("a remote change whose last operation fails leaves every counter it increased as it was")
   func counterRunInFailingChange() async throws {
     let doc = Document(key: "d")
-    try await doc.update { root, _ in root.setNewCounter("c", .int(1)) }
+    try await doc.update { root, _ in _ = root.setNewCounter("c", .int(1)) }
     let counterID = try #require(await doc.pendingChanges.first?.operations.first?.executedAt)
     let writer = actor(9)
     func t(_ delimiter: UInt32) -> TimeTicket { TimeTicket(lamport: 5, delimiter: delimiter, actorID: writer) }

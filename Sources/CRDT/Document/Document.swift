@@ -44,24 +44,40 @@ public actor Document {
 
   // MARK: - Editing
 
-  /// Edits the document atomically.
+  /// Edits the document atomically and returns what the updater returns.
   ///
   /// The updater receives the root object and this replica's presence. If it throws (or an
   /// invalid input was given to a setter that cannot throw), every edit it made is rolled back,
   /// no change is recorded, and the error is rethrown unchanged. An update that changes nothing
   /// records nothing.
   ///
+  /// The updater is a `sending` closure: code on any actor (a `@MainActor` view model, for
+  /// instance) can pass it, as long as it does not capture that actor's state. It runs on the
+  /// document while the caller waits. To take something out of the update (a caret, a length),
+  /// return it: the result must be `Sendable`, which keeps proxies inside.
+  ///
+  /// ```swift
+  /// let caret = try await doc.update { root, _ in
+  ///   try root.text("body")?.edit(0, 0, "Hi").0 ?? 0
+  /// }
+  /// ```
+  ///
   /// - Parameters:
   ///   - message: a description stored with the change.
   ///   - updater: the edits. Proxies it receives are valid only while it runs.
-  public func update(message: String? = nil, _ updater: (JSONObject, Presence) throws -> Void) throws {
+  /// - Returns: the updater's result (after the change was recorded).
+  @discardableResult
+  public func update<Result: Sendable>(
+    message: String? = nil, _ updater: sending (JSONObject, Presence) throws -> Result
+  ) throws -> Result {
     guard status != .removed else {
       throw YorkieError(.documentRemoved, "document \(key) was removed and cannot be edited")
     }
     let context = UpdateContext(root: root, journal: journal, nextID: changeID.next(), wantsInfo: !subscribers.isEmpty)
     let presence = Presence(context: context, data: presenceMap[changeID.actorID] ?? [:])
+    let result: Result
     do {
-      try updater(JSONObject(context: context, object: root.object), presence)
+      result = try updater(JSONObject(context: context, object: root.object), presence)
       if let error = context.deferredError { throw error }
     } catch {
       context.isActive = false
@@ -70,7 +86,7 @@ public actor Document {
     }
     context.isActive = false
     journal.commit()
-    guard context.operationCount > 0 || presence.change != nil else { return }
+    guard context.operationCount > 0 || presence.change != nil else { return result }
 
     let change: Change
     if context.operationCount == 0 {
@@ -94,6 +110,7 @@ public actor Document {
       }
     }
     emit(events)
+    return result
   }
 
   // MARK: - Reading
