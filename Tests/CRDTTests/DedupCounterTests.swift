@@ -394,8 +394,8 @@ struct DedupCounterTests {
       return
     }
     #expect(change.operations == [
-      OperationInfo(type: "set", path: "$", key: "visitors"),
-      OperationInfo(type: "increase", path: "$.visitors", value: .integer(1)),
+      OperationInfo(type: .set, path: "$", key: "visitors"),
+      OperationInfo(type: .increase, path: "$.visitors", value: .integer(1)),
     ])
   }
 }

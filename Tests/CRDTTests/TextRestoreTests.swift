@@ -729,8 +729,8 @@ struct TextRestoreTests {
       return
     }
     #expect(change.operations == [
-      OperationInfo(type: "edit", path: "$.t", from: 0, to: 2, value: .string("")),
-      OperationInfo(type: "edit", path: "$.t", from: 2, to: 2, value: .string("45")),
+      OperationInfo(type: .edit, path: "$.t", from: 0, to: 2, value: .string("")),
+      OperationInfo(type: .edit, path: "$.t", from: 2, to: 2, value: .string("45")),
     ])
     #expect(await feed.text == "23456789")
   }
