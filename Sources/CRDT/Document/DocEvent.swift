@@ -85,3 +85,51 @@ public enum DocEvent: Sendable, Equatable {
   /// The server refused the credentials.
   case authError(reason: String, method: String)
 }
+
+// MARK: - Descriptions
+
+extension ActorID {
+  /// `…` and the last six hex digits: enough to tell clients apart in a log (a server-issued ID
+  /// starts with a timestamp, so its tail is what differs).
+  package var abbreviated: String { "…" + hex.suffix(6) }
+}
+
+extension PeerPresence: CustomStringConvertible {
+  /// The abbreviated actor and the presence with its keys sorted: `…a1b2c3 {"name":"ann"}`.
+  public var description: String { "\(actorID.abbreviated) \(JSONValue.sortedJSON(presence))" }
+}
+
+extension ChangeEvent: CustomStringConvertible {
+  /// The abbreviated author, the number of operations, the client sequence number and the
+  /// message if any: `actor …a1b2c3, 3 ops, seq 5, "add todo"`. Each operation describes
+  /// itself (see ``OperationInfo``).
+  public var description: String {
+    var text = "actor \(actorID.abbreviated), \(operations.count) op\(operations.count == 1 ? "" : "s"), seq \(clientSeq)"
+    if let message { text += ", " + JSONValue.string(message).jsonString }
+    return text
+  }
+}
+
+extension DocEvent: CustomStringConvertible {
+  /// The case name with a short payload: `remoteChange(actor …a1b2c3, 3 ops, seq 5)`,
+  /// `statusChanged(attached)`, `watched(…a1b2c3 {"name":"ann"})`,
+  /// `broadcast("chat", {"msg":"hi"}, from …a1b2c3)`, `authError(PushPull: token expired)`.
+  public var description: String {
+    switch self {
+    case .localChange(let change): return "localChange(\(change))"
+    case .remoteChange(let change): return "remoteChange(\(change))"
+    case .snapshot: return "snapshot"
+    case .statusChanged(let status): return "statusChanged(\(status))"
+    case .connectionChanged(let status): return "connectionChanged(\(status))"
+    case .syncStatusChanged(let status): return "syncStatusChanged(\(status))"
+    case .initialized(let peers): return "initialized([\(peers.map(\.description).joined(separator: ", "))])"
+    case .watched(let peer): return "watched(\(peer))"
+    case .unwatched(let peer): return "unwatched(\(peer))"
+    case .presenceChanged(let peer): return "presenceChanged(\(peer))"
+    case .broadcast(let topic, let payload, let publisher):
+      let from = publisher.map { ", from \($0.abbreviated)" } ?? ""
+      return "broadcast(\(JSONValue.string(topic).jsonString), \(payload.jsonString)\(from))"
+    case .authError(let reason, let method): return "authError(\(method): \(reason))"
+    }
+  }
+}

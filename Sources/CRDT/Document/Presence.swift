@@ -2,7 +2,18 @@
 ///
 /// Presence is not part of the document's content: it travels with changes and disappears
 /// when the client detaches. Every change that touches presence sends the whole merged map,
-/// as the JS SDK does.
+/// as the JS SDK does: ``set(_:)``, `remove(_:)` and ``clear()`` all record one "put" of the
+/// presence as it is when the update returns.
+///
+/// ```swift
+/// try await doc.update { _, presence in
+///   presence.set(["name": "ann", "cursor": 3])   // put {"cursor":3,"name":"ann"}
+///   presence.remove("cursor")                    // now put {"name":"ann"}
+/// }
+/// ```
+///
+/// Like the proxies, a presence is usable only while its update runs: afterwards reads give
+/// nothing and writes make the update throw.
 public final class Presence {
   let context: UpdateContext
   private(set) var data: [String: JSONValue]
@@ -15,11 +26,35 @@ public final class Presence {
 
   /// Sets the given keys, keeping the others.
   public func set(_ values: [String: JSONValue]) {
-    guard context.isActive else {
-      context.record(YorkieError(.proxyExpired, "presence was set after the update returned"))
-      return
-    }
+    guard isWritable("set") else { return }
     for (key, value) in values { data[key] = value }
+    change = .put(data)
+  }
+
+  /// Removes the given keys, keeping the others. Removing keys the presence does not have
+  /// records nothing.
+  public func remove(_ keys: [String]) {
+    guard isWritable("removed from") else { return }
+    var removed = false
+    for key in keys where data.removeValue(forKey: key) != nil { removed = true }
+    if removed { change = .put(data) }
+  }
+
+  /// Removes the given keys, keeping the others: the variadic form of `remove(_:)`.
+  public func remove(_ keys: String...) {
+    remove(keys)
+  }
+
+  /// Removes every key: peers then see this replica with an empty presence. An empty presence
+  /// records nothing.
+  ///
+  /// Unlike the JS SDK's `clear()`, this does not make the replica leave: it sends a put of
+  /// `{}`, not the "clear" presence change that a client sends on detach (on which peers drop
+  /// the replica from their online list).
+  public func clear() {
+    guard isWritable("cleared") else { return }
+    guard !data.isEmpty else { return }
+    data = [:]
     change = .put(data)
   }
 
@@ -28,4 +63,13 @@ public final class Presence {
 
   /// The whole presence (`[:]` once the update returned).
   public var values: [String: JSONValue] { context.isActive ? data : [:] }
+
+  /// Whether the update is still running; when it is not, records the error that makes it throw.
+  private func isWritable(_ verb: String) -> Bool {
+    guard context.isActive else {
+      context.record(YorkieError(.proxyExpired, "presence was \(verb) after the update returned"))
+      return false
+    }
+    return true
+  }
 }

@@ -83,3 +83,34 @@ public struct OperationInfo: Hashable, Sendable {
     attributes.mapValues { JSONValueParser.parse($0) ?? .string($0) }
   }
 }
+
+extension OperationInfo: CustomStringConvertible {
+  /// The kind, the path, then the fields that are set: `set $ key=title`,
+  /// `move $.todos index=0->2`, `edit $.text 0..<2 "hi"`, `style $.text 0..<5 {"bold":true}`,
+  /// `style $.text 0..<5 remove=bold,italic`, `increase $.likes 2`. Attributes print with their
+  /// keys sorted.
+  public var description: String {
+    var text = "\(type.rawValue) \(path)"
+    if let key { text += " key=\(key)" }
+    switch (previousIndex, index) {
+    case (let old?, let new?): text += " index=\(old)->\(new)"
+    case (nil, let new?): text += " index=\(new)"
+    case (let old?, nil): text += " previousIndex=\(old)"
+    case (nil, nil): break
+    }
+    if let from, let to { text += " \(from)..<\(to)" }
+    if let value { text += " \(value.jsonString)" }
+    if let attributes, !attributes.isEmpty { text += " " + JSONValue.sortedJSON(attributes) }
+    if let attributesToRemove, !attributesToRemove.isEmpty { text += " remove=" + attributesToRemove.joined(separator: ",") }
+    return text
+  }
+}
+
+extension JSONValue {
+  /// `members` as a JSON object with its keys sorted (UTF-16 order), for descriptions.
+  package static func sortedJSON(_ members: [String: JSONValue]) -> String {
+    var writer = JSONWriter()
+    writer.write(.object(Object(members.map { (key: $0.key, value: $0.value) })), sorted: true)
+    return writer.output
+  }
+}
