@@ -149,6 +149,12 @@ public actor Document {
     return current.toJSONValue()
   }
 
+  /// The text at a path such as `$.notes.0.body`, as runs of equal attributes; nil when there is
+  /// no element there or it is not a text.
+  public func text(atPath path: String) -> TextValue? {
+    (root.object.descendant(atPath: path) as? CRDTText)?.textValue
+  }
+
   /// Whether there are local changes the server has not acknowledged.
   public var hasLocalChanges: Bool { !localChanges.isEmpty }
 
