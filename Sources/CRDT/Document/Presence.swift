@@ -13,7 +13,7 @@
 /// ```
 ///
 /// Like the proxies, a presence is usable only while its update runs: afterwards reads give
-/// nothing and writes make the update throw.
+/// nothing and writes change nothing.
 public final class Presence {
   let context: UpdateContext
   private(set) var data: [String: JSONValue]
