@@ -6,7 +6,9 @@ import CRDT
 @Suite("Event descriptions")
 struct EventDescriptionTests {
   /// The operations of the next local change of `doc` made by `body`.
-  private func operations(of doc: Document, _ body: sending (JSONObject, Presence) throws -> Void) async throws -> [OperationInfo] {
+  private func operations(
+    of doc: Document, _ body: sending (JSONObject, Presence) throws -> Void
+  ) async throws -> [OperationInfo] {
     let events = await doc.events()
     try await doc.update(body)
     for await event in events {
@@ -28,9 +30,11 @@ struct EventDescriptionTests {
       (OperationInfo(type: .edit, path: "$.text", from: 0, to: 2, value: "hi"), #"edit $.text 0..<2 "hi""#),
       (OperationInfo(type: .edit, path: "$.text", from: 1, to: 1, value: "a\"b", attributes: ["b": true]),
        #"edit $.text 1..<1 "a\"b" {"b":true}"#),
-      (OperationInfo(type: .style, path: "$.text", from: 0, to: 5, attributes: ["size": 12, "color": "red"], attributesToRemove: []),
+      (OperationInfo(type: .style, path: "$.text", from: 0, to: 5, attributes: ["size": 12, "color": "red"],
+                     attributesToRemove: []),
        #"style $.text 0..<5 {"color":"red","size":12}"#),
-      (OperationInfo(type: .style, path: "$.text", from: 0, to: 5, attributes: [:], attributesToRemove: ["bold", "italic"]),
+      (OperationInfo(type: .style, path: "$.text", from: 0, to: 5, attributes: [:],
+                     attributesToRemove: ["bold", "italic"]),
        "style $.text 0..<5 remove=bold,italic"),
     ]
     for (info, expected) in cases {
@@ -41,7 +45,8 @@ struct EventDescriptionTests {
 
   @Test("the kinds' raw values are Yorkie's names")
   func kindNames() {
-    #expect(OperationInfo.Kind.allCases.map(\.rawValue) == ["set", "remove", "add", "move", "array-set", "increase", "edit", "style"])
+    #expect(OperationInfo.Kind.allCases.map(\.rawValue)
+      == ["set", "remove", "add", "move", "array-set", "increase", "edit", "style"])
     #expect(OperationInfo.Kind(rawValue: "array-set") == .arraySet)
     #expect(OperationInfo.Kind.arraySet.description == "array-set")
   }
@@ -71,8 +76,10 @@ struct EventDescriptionTests {
        #"initialized([…293a4b {}, …000000 {"a":1}])"#),
       (.watched(PeerPresence(actorID: ann, presence: ["name": "ann"])), #"watched(…293a4b {"name":"ann"})"#),
       (.unwatched(PeerPresence(actorID: ann, presence: [:])), "unwatched(…293a4b {})"),
-      (.presenceChanged(PeerPresence(actorID: ann, presence: ["cursor": 3])), #"presenceChanged(…293a4b {"cursor":3})"#),
-      (.broadcast(topic: "chat", payload: ["msg": "hi"], publisher: ann), #"broadcast("chat", {"msg":"hi"}, from …293a4b)"#),
+      (.presenceChanged(PeerPresence(actorID: ann, presence: ["cursor": 3])),
+       #"presenceChanged(…293a4b {"cursor":3})"#),
+      (.broadcast(topic: "chat", payload: ["msg": "hi"], publisher: ann),
+       #"broadcast("chat", {"msg":"hi"}, from …293a4b)"#),
       (.broadcast(topic: "ping", payload: nil, publisher: nil), #"broadcast("ping", null)"#),
       (.authError(reason: "token expired", method: "PushPull"), "authError(PushPull: token expired)"),
     ]
@@ -114,7 +121,8 @@ struct EventDescriptionTests {
     }
     #expect(local == [
       OperationInfo(type: .edit, path: "$.t", from: 0, to: 0, value: "Hello", attributes: ["font": "serif"]),
-      OperationInfo(type: .style, path: "$.t", from: 0, to: 5, attributes: ["bold": true, "color": "red"], attributesToRemove: []),
+      OperationInfo(type: .style, path: "$.t", from: 0, to: 5, attributes: ["bold": true, "color": "red"],
+                    attributesToRemove: []),
       OperationInfo(type: .style, path: "$.t", from: 1, to: 3, attributes: [:], attributesToRemove: ["bold"]),
     ])
     #expect(local.map(\.description) == [

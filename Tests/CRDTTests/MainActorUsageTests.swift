@@ -145,7 +145,8 @@ struct MainActorUsageTests {
     #expect(try await model.addTag("weekly") == 2)
     #expect(model.tags == ["food", "weekly"])
     #expect(await model.document.toJSON()
-      == #"{"title":"Groceries","body":[{"attrs":{"bold":true},"val":"milk"},{"val":" and eggs"}],"tags":["food","weekly"]}"#)
+      == #"{"title":"Groceries","body":[{"attrs":{"bold":true},"val":"milk"},{"val":" and eggs"}],"#
+      + #""tags":["food","weekly"]}"#)
   }
 
   @Test("the view model's observation task sees a remote change and refreshes")

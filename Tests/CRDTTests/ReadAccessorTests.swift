@@ -90,7 +90,8 @@ struct ReadAccessorTests {
     ])
     #expect(text.string == "Hello world!")
     #expect(text.length == 12)
-    #expect(text.description == #"["Hello" {"bold":true,"color":"red"}, " ", "world" {"link":{"href":"https://yorkie.dev"}}, "!"]"#)
+    #expect(text.description
+      == #"["Hello" {"bold":true,"color":"red"}, " ", "world" {"link":{"href":"https://yorkie.dev"}}, "!"]"#)
 
     // Removing the attributes makes the runs one.
     try await doc.update { root, _ in

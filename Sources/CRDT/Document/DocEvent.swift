@@ -104,7 +104,8 @@ extension ChangeEvent: CustomStringConvertible {
   /// message if any: `actor …a1b2c3, 3 ops, seq 5, "add todo"`. Each operation describes
   /// itself (see ``OperationInfo``).
   public var description: String {
-    var text = "actor \(actorID.abbreviated), \(operations.count) op\(operations.count == 1 ? "" : "s"), seq \(clientSeq)"
+    let count = operations.count
+    var text = "actor \(actorID.abbreviated), \(count) op\(count == 1 ? "" : "s"), seq \(clientSeq)"
     if let message { text += ", " + JSONValue.string(message).jsonString }
     return text
   }

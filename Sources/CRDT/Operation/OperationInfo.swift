@@ -101,7 +101,9 @@ extension OperationInfo: CustomStringConvertible {
     if let from, let to { text += " \(from)..<\(to)" }
     if let value { text += " \(value.jsonString)" }
     if let attributes, !attributes.isEmpty { text += " " + JSONValue.sortedJSON(attributes) }
-    if let attributesToRemove, !attributesToRemove.isEmpty { text += " remove=" + attributesToRemove.joined(separator: ",") }
+    if let attributesToRemove, !attributesToRemove.isEmpty {
+      text += " remove=" + attributesToRemove.joined(separator: ",")
+    }
     return text
   }
 }
