@@ -300,7 +300,7 @@ func concurrentMergeCase(_ n: Int) -> BenchCase {
         expected.subtract(editsA.deleted)
         expected.subtract(editsB.deleted)
         var live: [Int64] = []
-        if case .array(let items)? = await a.value(atPath: "$.k1") {
+        if case .array(let items)? = try await a.value(atPath: "$.k1") {
           live = items.compactMap(integerValue)
           checks.expect(live.count == items.count, "non-integer elements in the array")
         } else {

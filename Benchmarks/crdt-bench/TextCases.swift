@@ -281,7 +281,7 @@ func concurrentTraceCase(name: String, trace traceName: String) -> BenchCase {
         let replicas = [Document(key: "ff"), Document(key: "ff")]
         try await replicas[0].setActor(try ActorID(hex: "000000000000000000000001"))
         try await replicas[1].setActor(try ActorID(hex: "000000000000000000000002"))
-        try await replicas[0].update { root, _ in root.setNewText("text") }
+        try await replicas[0].update { root, _ in _ = root.setNewText("text") }
         let setup = await replicas[0].pendingChanges
         try await replicas[1].applyChangePack(ChangePack(key: "ff", checkpoint: .initial, changes: setup))
         var produced: [[Change]] = [[], []]  // per agent, the change of each of its txns, in order
@@ -382,7 +382,7 @@ func textDeleteRangeCase(_ n: Int) -> BenchCase {
     {
       await guarded {
         let doc = Document(key: "d1")
-        try await doc.update { root, _ in root.setNewText("text") }
+        try await doc.update { root, _ in _ = root.setNewText("text") }
         let start = benchClock.now
         for i in 0..<n {
           try await doc.update { root, _ in try root.text("text")!.edit(i, i, "a") }

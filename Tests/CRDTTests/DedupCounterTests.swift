@@ -112,7 +112,7 @@ struct DedupCounterTests {
       root.counter("visitors")?.add("user-3")
     }
     #expect(await doc.toJSON() == #"{"visitors":3}"#)
-    #expect(await doc.value(atPath: "$.visitors") == .integer(3))
+    #expect(try await doc.value(atPath: "$.visitors") == .integer(3))
     #expect(await doc.checkInvariants() == nil)
     // Every increase was recorded, the duplicate too (a replica cannot know it is one).
     #expect(await doc.pendingChanges.count == 4)
@@ -394,8 +394,8 @@ struct DedupCounterTests {
       return
     }
     #expect(change.operations == [
-      OperationInfo(type: "set", path: "$", key: "visitors"),
-      OperationInfo(type: "increase", path: "$.visitors", value: .integer(1)),
+      OperationInfo(type: .set, path: "$", key: "visitors"),
+      OperationInfo(type: .increase, path: "$.visitors", value: .integer(1)),
     ])
   }
 }

@@ -38,18 +38,18 @@ struct EventTests {
     }
     #expect(first.message == "init")
     #expect(first.operations == [
-      OperationInfo(type: "set", path: "$", key: "todos"),
-      OperationInfo(type: "add", path: "$.todos", index: 2),
-      OperationInfo(type: "set", path: "$", key: "meta"),
-      OperationInfo(type: "set", path: "$.meta", key: "owner"),
-      OperationInfo(type: "set", path: "$", key: "n"),
-      OperationInfo(type: "increase", path: "$.n", value: .integer(3)),
+      OperationInfo(type: .set, path: "$", key: "todos"),
+      OperationInfo(type: .add, path: "$.todos", index: 2),
+      OperationInfo(type: .set, path: "$", key: "meta"),
+      OperationInfo(type: .set, path: "$.meta", key: "owner"),
+      OperationInfo(type: .set, path: "$", key: "n"),
+      OperationInfo(type: .increase, path: "$.n", value: .integer(3)),
     ])
     #expect(second.operations == [
-      OperationInfo(type: "move", path: "$.todos", index: 2, previousIndex: 0),
-      OperationInfo(type: "remove", path: "$.todos", index: 0),
-      OperationInfo(type: "remove", path: "$.meta", key: "owner"),
-      OperationInfo(type: "array-set", path: "$.todos"),
+      OperationInfo(type: .move, path: "$.todos", index: 2, previousIndex: 0),
+      OperationInfo(type: .remove, path: "$.todos", index: 0),
+      OperationInfo(type: .remove, path: "$.meta", key: "owner"),
+      OperationInfo(type: .arraySet, path: "$.todos"),
     ])
     #expect(await doc.toJSON() == #"{"todos":["z","a"],"meta":{},"n":3}"#)
   }
@@ -65,9 +65,9 @@ struct EventTests {
     let received = await EventTests.take(2, from: events)
     #expect(received == [
       .remoteChange(ChangeEvent(actorID: await docs[0].actorID, message: "first",
-                                operations: [OperationInfo(type: "set", path: "$", key: "list")], clientSeq: 1)),
+                                operations: [OperationInfo(type: .set, path: "$", key: "list")], clientSeq: 1)),
       .remoteChange(ChangeEvent(actorID: await docs[0].actorID, message: "second",
-                                operations: [OperationInfo(type: "add", path: "$.list", index: 1)], clientSeq: 2)),
+                                operations: [OperationInfo(type: .add, path: "$.list", index: 1)], clientSeq: 2)),
     ])
     #expect(await docs[1].toJSON() == #"{"list":[1,2]}"#)
   }
@@ -89,8 +89,8 @@ struct EventTests {
     try await doc.update { root, _ in root.array("todos")?.object(at: 0)?["title"] = "y" }
     let filtered = await EventTests.take(2, from: todos)
     #expect(filtered == [
-      .localChange(ChangeEvent(actorID: .initial, message: nil, operations: [OperationInfo(type: "add", path: "$.todos", index: 0)], clientSeq: 3)),
-      .localChange(ChangeEvent(actorID: .initial, message: nil, operations: [OperationInfo(type: "set", path: "$.todos.0", key: "title")], clientSeq: 4)),
+      .localChange(ChangeEvent(actorID: .initial, message: nil, operations: [OperationInfo(type: .add, path: "$.todos", index: 0)], clientSeq: 3)),
+      .localChange(ChangeEvent(actorID: .initial, message: nil, operations: [OperationInfo(type: .set, path: "$.todos.0", key: "title")], clientSeq: 4)),
     ])
     #expect(await EventTests.take(4, from: all).count == 4)
   }
@@ -107,7 +107,7 @@ struct EventTests {
     }
     try await doc.update { root, _ in root["y"] = 2 }
     let received = await EventTests.take(1, from: events)
-    #expect(received == [.localChange(ChangeEvent(actorID: .initial, message: nil, operations: [OperationInfo(type: "set", path: "$", key: "y")], clientSeq: 1))])
+    #expect(received == [.localChange(ChangeEvent(actorID: .initial, message: nil, operations: [OperationInfo(type: .set, path: "$", key: "y")], clientSeq: 1))])
     #expect(await doc.pendingChanges.count == 1)
   }
 

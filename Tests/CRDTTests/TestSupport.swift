@@ -111,7 +111,7 @@ func elementID(_ array: JSONArray, _ index: Int) throws -> TimeTicket {
 }
 
 /// The number of elements of the array at `path`, read through `value(atPath:)`.
-func arrayCount(_ doc: Document, _ path: String) async -> Int? {
-  guard case .array(let items)? = await doc.value(atPath: path) else { return nil }
+func arrayCount(_ doc: Document, _ path: String) async throws -> Int? {
+  guard case .array(let items)? = try await doc.value(atPath: path) else { return nil }
   return items.count
 }

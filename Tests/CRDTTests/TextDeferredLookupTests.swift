@@ -23,7 +23,7 @@ struct TextDeferredLookupTests {
   @Test("remote edits inside characters typed locally find them while their entries are pending")
   func remoteEditsInsidePendingInsertions() async throws {
     let (a, b) = await makeReplicas()
-    try await a.update { root, _ in root.setNewText("t") }
+    try await a.update { root, _ in _ = root.setNewText("t") }
     try await crossSync(a, b)
     try await type("hello", at: 0, into: a)
     try await crossSync(a, b)
@@ -46,7 +46,7 @@ struct TextDeferredLookupTests {
   @Test("garbage collection and rollback find pieces whose entries are pending")
   func collectAndRollBackPending() async throws {
     let doc = Document(key: "d")
-    try await doc.update { root, _ in root.setNewText("t") }
+    try await doc.update { root, _ in _ = root.setNewText("t") }
     try await type("abcdef", at: 0, into: doc)
     try await doc.update { root, _ in try root.text("t")?.delete(1, 4) }
     #expect(await doc.garbageLength == 3)

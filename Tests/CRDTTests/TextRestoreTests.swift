@@ -47,7 +47,7 @@ private final class Feed {
 
   var text: String {
     get async {
-      guard case .array(let pieces)? = await doc.value(atPath: "$.t") else { return "?" }
+      guard case .array(let pieces)? = try? await doc.value(atPath: "$.t") else { return "?" }
       return pieces.map { piece -> String in
         guard case .object(let object) = piece, case .string(let value)? = object["val"] else { return "?" }
         return value
@@ -729,8 +729,8 @@ struct TextRestoreTests {
       return
     }
     #expect(change.operations == [
-      OperationInfo(type: "edit", path: "$.t", from: 0, to: 2, value: .string("")),
-      OperationInfo(type: "edit", path: "$.t", from: 2, to: 2, value: .string("45")),
+      OperationInfo(type: .edit, path: "$.t", from: 0, to: 2, value: .string("")),
+      OperationInfo(type: .edit, path: "$.t", from: 2, to: 2, value: .string("45")),
     ])
     #expect(await feed.text == "23456789")
   }

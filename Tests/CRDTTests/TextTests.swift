@@ -79,7 +79,7 @@ private struct OperationSummary: Equatable, CustomStringConvertible {
   }
 
   init(_ info: OperationInfo) {
-    self.init(type: info.type, path: info.path, key: info.key, from: info.from, to: info.to)
+    self.init(type: info.type.rawValue, path: info.path, key: info.key, from: info.from, to: info.to)
   }
 
   var description: String {
@@ -805,7 +805,7 @@ struct TextTests {
         Issue.record("expected a local change, got \(event)")
         continue
       }
-      #expect(change.operations.allSatisfy { $0.type == "edit" && $0.path == "$.text" })
+      #expect(change.operations.allSatisfy { $0.type == .edit && $0.path == "$.text" })
     }
     guard case .localChange(let last) = received[1] else { return }
     #expect(last.operations.map { OperationSummary($0) } == [

@@ -146,7 +146,7 @@ struct RecordedTrafficTests {
     #expect(expected["texts"] != nil || name == "07-attach-counter.json", "\(name): nothing to compare")
     if case .object(let texts)? = expected["texts"] {
       for text in texts {
-        let value = await doc.value(atPath: text.key.replacingOccurrences(of: "[", with: ".").replacingOccurrences(of: "]", with: ""))
+        let value = try await doc.value(atPath: text.key.replacingOccurrences(of: "[", with: ".").replacingOccurrences(of: "]", with: ""))
         #expect(plainText(value) == text.value.string, "\(name): \(text.key)")
       }
     }

@@ -50,24 +50,40 @@ public actor Document {
 
   // MARK: - Editing
 
-  /// Edits the document atomically.
+  /// Edits the document atomically and returns what the updater returns.
   ///
   /// The updater receives the root object and this replica's presence. If it throws (or an
   /// invalid input was given to a setter that cannot throw), every edit it made is rolled back,
   /// no change is recorded, and the error is rethrown unchanged. An update that changes nothing
   /// records nothing.
   ///
+  /// The updater is a `sending` closure: code on any actor (a `@MainActor` view model, for
+  /// instance) can pass it, as long as it does not capture that actor's state. It runs on the
+  /// document while the caller waits. To take something out of the update (a caret, a length),
+  /// return it: the result must be `Sendable`, which keeps proxies inside.
+  ///
+  /// ```swift
+  /// let caret = try await doc.update { root, _ in
+  ///   try root.text("body")?.edit(0, 0, "Hi").0 ?? 0
+  /// }
+  /// ```
+  ///
   /// - Parameters:
   ///   - message: a description stored with the change.
   ///   - updater: the edits. Proxies it receives are valid only while it runs.
-  public func update(message: String? = nil, _ updater: (JSONObject, Presence) throws -> Void) throws {
+  /// - Returns: the updater's result (after the change was recorded).
+  @discardableResult
+  public func update<Result: Sendable>(
+    message: String? = nil, _ updater: sending (JSONObject, Presence) throws -> Result
+  ) throws -> Result {
     guard status != .removed else {
       throw YorkieError(.documentRemoved, "document \(key) was removed and cannot be edited")
     }
     let context = UpdateContext(root: root, journal: journal, nextID: changeID.next(), wantsInfo: !subscribers.isEmpty)
     let presence = Presence(context: context, data: presenceMap[changeID.actorID] ?? [:])
+    let result: Result
     do {
-      try updater(JSONObject(context: context, object: root.object), presence)
+      result = try updater(JSONObject(context: context, object: root.object), presence)
       if let error = context.deferredError { throw error }
     } catch {
       context.isActive = false
@@ -78,7 +94,7 @@ public actor Document {
     context.isActive = false
     journal.commit()
     verifyInvariants(after: "an update")
-    guard context.operationCount > 0 || presence.change != nil else { return }
+    guard context.operationCount > 0 || presence.change != nil else { return result }
 
     let change: Change
     if context.operationCount == 0 {
@@ -102,6 +118,7 @@ public actor Document {
       }
     }
     emit(events)
+    return result
   }
 
   // MARK: - Reading
@@ -122,22 +139,18 @@ public actor Document {
   public var value: JSONValue { root.object.toJSONValue() }
 
   /// The value at a path such as `$.todos.0.title`, or nil when there is none.
-  public func value(atPath path: String) -> JSONValue? {
-    let parts = path.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.first == "$" else { return nil }
-    var current: CRDTElement = root.object
-    for part in parts.dropFirst() {
-      if let object = current as? CRDTObject {
-        guard let child = object.get(String(part)) else { return nil }
-        current = child
-      } else if let array = current as? CRDTArray {
-        guard let index = Int(part), index >= 0, let child = array.element(at: index) else { return nil }
-        current = child
-      } else {
-        return nil
-      }
-    }
-    return current.toJSONValue()
+  ///
+  /// - Throws: ``YorkieError`` `invalidPath` when the path does not start at the root (`$`).
+  public func value(atPath path: String) throws -> JSONValue? {
+    try root.object.descendant(atPath: path)?.toJSONValue()
+  }
+
+  /// The text at a path such as `$.notes.0.body`, as runs of equal attributes; nil when there is
+  /// no element there or it is not a text.
+  ///
+  /// - Throws: ``YorkieError`` `invalidPath` when the path does not start at the root (`$`).
+  public func text(atPath path: String) throws -> TextValue? {
+    (try root.object.descendant(atPath: path) as? CRDTText)?.textValue
   }
 
   /// Whether there are local changes the server has not acknowledged.

@@ -2,7 +2,18 @@
 ///
 /// Presence is not part of the document's content: it travels with changes and disappears
 /// when the client detaches. Every change that touches presence sends the whole merged map,
-/// as the JS SDK does.
+/// as the JS SDK does: ``set(_:)``, `remove(_:)` and ``clear()`` all record one "put" of the
+/// presence as it is when the update returns.
+///
+/// ```swift
+/// try await doc.update { _, presence in
+///   presence.set(["name": "ann", "cursor": 3])   // put {"cursor":3,"name":"ann"}
+///   presence.remove("cursor")                    // now put {"name":"ann"}
+/// }
+/// ```
+///
+/// Like the proxies, a presence is usable only while its update runs: afterwards reads give
+/// nothing and writes change nothing.
 public final class Presence {
   let context: UpdateContext
   private(set) var data: [String: JSONValue]
@@ -15,11 +26,35 @@ public final class Presence {
 
   /// Sets the given keys, keeping the others.
   public func set(_ values: [String: JSONValue]) {
-    guard context.isActive else {
-      context.record(YorkieError(.proxyExpired, "presence was set after the update returned"))
-      return
-    }
+    guard isWritable("set") else { return }
     for (key, value) in values { data[key] = value }
+    change = .put(data)
+  }
+
+  /// Removes the given keys, keeping the others. Removing keys the presence does not have
+  /// records nothing.
+  public func remove(_ keys: [String]) {
+    guard isWritable("removed from") else { return }
+    var removed = false
+    for key in keys where data.removeValue(forKey: key) != nil { removed = true }
+    if removed { change = .put(data) }
+  }
+
+  /// Removes the given keys, keeping the others: the variadic form of `remove(_:)`.
+  public func remove(_ keys: String...) {
+    remove(keys)
+  }
+
+  /// Removes every key: peers then see this replica with an empty presence. An empty presence
+  /// records nothing.
+  ///
+  /// Unlike the JS SDK's `clear()`, this does not make the replica leave: it sends a put of
+  /// `{}`, not the "clear" presence change that a client sends on detach (on which peers drop
+  /// the replica from their online list).
+  public func clear() {
+    guard isWritable("cleared") else { return }
+    guard !data.isEmpty else { return }
+    data = [:]
     change = .put(data)
   }
 
@@ -28,92 +63,13 @@ public final class Presence {
 
   /// The whole presence (`[:]` once the update returned).
   public var values: [String: JSONValue] { context.isActive ? data : [:] }
-}
 
-/// Whether a document is connected to a server's copy.
-public enum DocumentStatus: Sendable, Equatable {
-  /// Not attached: edits stay local.
-  case detached
-  /// Attached to a client: edits sync.
-  case attached
-  /// Removed from the server: edits are refused.
-  case removed
-}
-
-/// Whether the watch stream of an attached document is connected.
-public enum StreamConnectionStatus: Sendable, Equatable {
-  /// The stream is open.
-  case connected
-  /// The stream is closed or reconnecting.
-  case disconnected
-}
-
-/// The outcome of a push-pull.
-public enum DocumentSyncStatus: Sendable, Equatable {
-  /// Local and remote changes were exchanged.
-  case synced
-  /// The exchange failed; it will be retried.
-  case syncFailed
-}
-
-/// A peer and its presence.
-public struct PeerPresence: Sendable, Equatable {
-  /// The peer's actor (client) ID.
-  public var actorID: ActorID
-  /// The peer's presence.
-  public var presence: [String: JSONValue]
-
-  /// Creates a peer entry.
-  public init(actorID: ActorID, presence: [String: JSONValue]) {
-    self.actorID = actorID
-    self.presence = presence
+  /// Whether the update is still running; when it is not, records the error that makes it throw.
+  private func isWritable(_ verb: String) -> Bool {
+    guard context.isActive else {
+      context.record(YorkieError(.proxyExpired, "presence was \(verb) after the update returned"))
+      return false
+    }
+    return true
   }
-}
-
-/// A change as change listeners see it.
-public struct ChangeEvent: Sendable, Equatable {
-  /// The author.
-  public var actorID: ActorID
-  /// The message given to `update`, if any.
-  public var message: String?
-  /// What the change did, in order.
-  public var operations: [OperationInfo]
-  /// The author's client sequence number of the change.
-  public var clientSeq: UInt32
-
-  /// Creates a change event.
-  public init(actorID: ActorID, message: String?, operations: [OperationInfo], clientSeq: UInt32) {
-    self.actorID = actorID
-    self.message = message
-    self.operations = operations
-    self.clientSeq = clientSeq
-  }
-}
-
-/// Something that happened to a document. Delivered in order through ``Document/events()``.
-public enum DocEvent: Sendable, Equatable {
-  /// A local update changed the document.
-  case localChange(ChangeEvent)
-  /// A remote change was applied.
-  case remoteChange(ChangeEvent)
-  /// A snapshot replaced the document's content.
-  case snapshot
-  /// The document was attached, detached or removed.
-  case statusChanged(DocumentStatus)
-  /// The watch stream connected or disconnected.
-  case connectionChanged(StreamConnectionStatus)
-  /// A push-pull finished.
-  case syncStatusChanged(DocumentSyncStatus)
-  /// The watch stream started: the peers online with their presences.
-  case initialized([PeerPresence])
-  /// A peer came online.
-  case watched(PeerPresence)
-  /// A peer went offline.
-  case unwatched(PeerPresence)
-  /// A peer (or this replica) changed its presence.
-  case presenceChanged(PeerPresence)
-  /// A broadcast arrived.
-  case broadcast(topic: String, payload: JSONValue, publisher: ActorID?)
-  /// The server refused the credentials.
-  case authError(reason: String, method: String)
 }

@@ -16,7 +16,7 @@ extension Operation {
     }
     journal.append(.object(object, .set(key: key, element: element, previousWinner: result.previous, tombstone: tombstoned)))
     guard wantsInfo, let path = root.path(of: object.createdAt) else { return [] }
-    return [OperationInfo(type: "set", path: path, key: key)]
+    return [OperationInfo(type: .set, path: path, key: key)]
   }
 
   /// Inserts `element` (just built for this Add) into `array` after the position
@@ -32,7 +32,7 @@ extension Operation {
       journal.append(.root(.unregisterRemoved(element.createdAt)))
     }
     guard wantsInfo, let path = root.path(of: array.createdAt) else { return [] }
-    return [OperationInfo(type: "add", path: path, index: array.index(ofElement: element.createdAt))]
+    return [OperationInfo(type: .add, path: path, index: array.index(ofElement: element.createdAt))]
   }
 
   /// Adds `delta` (the operand's value) to a plain counter.
@@ -42,7 +42,7 @@ extension Operation {
     journal.appendCounterValue(counter)
     counter.increase(by: delta)
     guard wantsInfo, let path = root.path(of: counter.createdAt) else { return [] }
-    return [OperationInfo(type: "increase", path: path, value: operand.jsonValue)]
+    return [OperationInfo(type: .increase, path: path, value: operand.jsonValue)]
   }
 
   /// Replaces `from..<to` of `text` with `content`. `knownRange` is the visible index range
@@ -56,7 +56,8 @@ extension Operation {
     if !text.splitGarbage.isEmpty { registerSplitGarbage(of: text, in: root, journal: journal) }
     if result.removedCount > 0 { root.noteTextGarbage(text) }
     guard wantsInfo, let path = root.path(of: text.createdAt) else { return [] }
-    return [OperationInfo(type: "edit", path: path, from: result.fromIndex, to: result.toIndex, value: .string(content))]
+    return [OperationInfo(type: .edit, path: path, from: result.fromIndex, to: result.toIndex, value: .string(content),
+                          attributes: attributes.map(OperationInfo.decode))]
   }
 
   /// Applies the operation.
@@ -111,7 +112,7 @@ extension Operation {
       root.registerGCPair(pair)
       journal.append(.root(.unregisterPositionGCPair(array, dead.id)))
       guard wantsInfo, let path = root.path(of: array.createdAt) else { return [] }
-      return [OperationInfo(type: "move", path: path, index: CRDTArray.infoIndex(array, createdAt), previousIndex: previousIndex)]
+      return [OperationInfo(type: .move, path: path, index: CRDTArray.infoIndex(array, createdAt), previousIndex: previousIndex)]
 
     case .remove(_, let createdAt, let executedAt):
       if let object = parent as? CRDTObject {
@@ -129,7 +130,7 @@ extension Operation {
         }
         // Reported even when a concurrent removal got there first, as the JS SDK does.
         guard wantsInfo, let path = root.path(of: object.createdAt) else { return [] }
-        return [OperationInfo(type: "remove", path: path, key: key)]
+        return [OperationInfo(type: .remove, path: path, key: key)]
       } else if let array = parent as? CRDTArray {
         guard let element = array.element(createdAt: createdAt) else { return [] }
         let oldRemovedAt = element.removedAt
@@ -142,7 +143,7 @@ extension Operation {
           }
         }
         guard wantsInfo, let path = root.path(of: array.createdAt) else { return [] }
-        return [OperationInfo(type: "remove", path: path, index: index)]
+        return [OperationInfo(type: .remove, path: path, index: index)]
       }
       throw mismatch(parent, expected: "an object or an array")
 
@@ -168,7 +169,7 @@ extension Operation {
         journal.append(.root(.unregisterRemoved(createdAt)))
       }
       guard wantsInfo, let path = root.path(of: array.createdAt) else { return [] }
-      return [OperationInfo(type: "array-set", path: path)]
+      return [OperationInfo(type: .arraySet, path: path)]
 
     case .edit(let edit):
       guard let text = parent as? CRDTText else { throw mismatch(parent, expected: "a text") }
@@ -194,7 +195,8 @@ extension Operation {
         }
       }
       guard wantsInfo, let path = root.path(of: text.createdAt) else { return [] }
-      return [OperationInfo(type: "style", path: path, from: result.fromIndex, to: result.toIndex)]
+      return [OperationInfo(type: .style, path: path, from: result.fromIndex, to: result.toIndex,
+                            attributes: OperationInfo.decode(attributes), attributesToRemove: attributesToRemove)]
 
     case .restoreEdit(let parentCreatedAt, let from, let to, let restoreSpans, let restoreMode, let retombstoneSpans, let executedAt):
       guard let text = parent as? CRDTText else { throw mismatch(parent, expected: "a text") }
@@ -239,7 +241,7 @@ extension Operation {
         }
       }
       guard wantsInfo, let path = root.path(of: text.createdAt) else { return [] }
-      return changes.map { OperationInfo(type: "edit", path: path, from: $0.from, to: $0.to, value: .string($0.value)) }
+      return changes.map { OperationInfo(type: .edit, path: path, from: $0.from, to: $0.to, value: .string($0.value)) }
 
     case .dedupIncrease(let parentCreatedAt, let operand, let actor, let executedAt):
       guard let counter = parent as? CRDTCounter else { throw mismatch(parent, expected: "a counter") }
@@ -256,7 +258,7 @@ extension Operation {
         journal.append(.counter(counter, .register(index: change.index, register: change.oldRegister, value: change.oldValue)))
       }
       guard wantsInfo, let path = root.path(of: counter.createdAt) else { return [] }
-      return [OperationInfo(type: "increase", path: path, value: operand.jsonValue)]
+      return [OperationInfo(type: .increase, path: path, value: operand.jsonValue)]
 
     case .increase(_, let operand, _):
       guard let counter = parent as? CRDTCounter else { throw mismatch(parent, expected: "a counter") }

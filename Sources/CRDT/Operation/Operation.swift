@@ -190,36 +190,3 @@ package enum RestoreMode: Int32, Sendable, Equatable {
   /// Redo: remove `restoreSpans` again, revive `retombstoneSpans`.
   case retombstone = 2
 }
-
-/// What happened to a document, as Yorkie reports it to change listeners.
-public struct OperationInfo: Hashable, Sendable {
-  /// `"set"`, `"remove"`, `"add"`, `"move"`, `"array-set"`, `"increase"`, `"edit"`, `"style"`, …
-  public var type: String
-  /// The path of the container the operation touched (for `increase`, of the counter).
-  public var path: String
-  /// The member key, for object operations.
-  public var key: String?
-  /// The element index, for array operations.
-  public var index: Int?
-  /// The index an element was moved from, for `move`.
-  public var previousIndex: Int?
-  /// The start of the range, for text operations.
-  public var from: Int?
-  /// The end of the range, for text operations.
-  public var to: Int?
-  /// The operand of `increase`.
-  public var value: JSONValue?
-
-  /// Creates an operation description.
-  public init(type: String, path: String, key: String? = nil, index: Int? = nil, previousIndex: Int? = nil,
-              from: Int? = nil, to: Int? = nil, value: JSONValue? = nil) {
-    self.type = type
-    self.path = path
-    self.key = key
-    self.index = index
-    self.previousIndex = previousIndex
-    self.from = from
-    self.to = to
-    self.value = value
-  }
-}

@@ -1,0 +1,136 @@
+/// Whether a document is connected to a server's copy.
+public enum DocumentStatus: Sendable, Equatable {
+  /// Not attached: edits stay local.
+  case detached
+  /// Attached to a client: edits sync.
+  case attached
+  /// Removed from the server: edits are refused.
+  case removed
+}
+
+/// Whether the watch stream of an attached document is connected.
+public enum StreamConnectionStatus: Sendable, Equatable {
+  /// The stream is open.
+  case connected
+  /// The stream is closed or reconnecting.
+  case disconnected
+}
+
+/// The outcome of a push-pull.
+public enum DocumentSyncStatus: Sendable, Equatable {
+  /// Local and remote changes were exchanged.
+  case synced
+  /// The exchange failed; it will be retried.
+  case syncFailed
+}
+
+/// A peer and its presence.
+public struct PeerPresence: Sendable, Equatable {
+  /// The peer's actor (client) ID.
+  public var actorID: ActorID
+  /// The peer's presence.
+  public var presence: [String: JSONValue]
+
+  /// Creates a peer entry.
+  public init(actorID: ActorID, presence: [String: JSONValue]) {
+    self.actorID = actorID
+    self.presence = presence
+  }
+}
+
+/// A change as change listeners see it.
+public struct ChangeEvent: Sendable, Equatable {
+  /// The author.
+  public var actorID: ActorID
+  /// The message given to `update`, if any.
+  public var message: String?
+  /// What the change did, in order.
+  public var operations: [OperationInfo]
+  /// The author's client sequence number of the change.
+  public var clientSeq: UInt32
+
+  /// Creates a change event.
+  public init(actorID: ActorID, message: String?, operations: [OperationInfo], clientSeq: UInt32) {
+    self.actorID = actorID
+    self.message = message
+    self.operations = operations
+    self.clientSeq = clientSeq
+  }
+}
+
+/// Something that happened to a document. Delivered in order through ``Document/events()``.
+public enum DocEvent: Sendable, Equatable {
+  /// A local update changed the document.
+  case localChange(ChangeEvent)
+  /// A remote change was applied.
+  case remoteChange(ChangeEvent)
+  /// A snapshot replaced the document's content.
+  case snapshot
+  /// The document was attached, detached or removed.
+  case statusChanged(DocumentStatus)
+  /// The watch stream connected or disconnected.
+  case connectionChanged(StreamConnectionStatus)
+  /// A push-pull finished.
+  case syncStatusChanged(DocumentSyncStatus)
+  /// The watch stream started: the peers online with their presences.
+  case initialized([PeerPresence])
+  /// A peer came online.
+  case watched(PeerPresence)
+  /// A peer went offline.
+  case unwatched(PeerPresence)
+  /// A peer (or this replica) changed its presence.
+  case presenceChanged(PeerPresence)
+  /// A broadcast arrived.
+  case broadcast(topic: String, payload: JSONValue, publisher: ActorID?)
+  /// The server refused the credentials.
+  case authError(reason: String, method: String)
+}
+
+// MARK: - Descriptions
+
+extension ActorID {
+  /// `…` and the last six hex digits: enough to tell clients apart in a log (a server-issued ID
+  /// starts with a timestamp, so its tail is what differs).
+  package var abbreviated: String { "…" + hex.suffix(6) }
+}
+
+extension PeerPresence: CustomStringConvertible {
+  /// The abbreviated actor and the presence with its keys sorted: `…a1b2c3 {"name":"ann"}`.
+  public var description: String { "\(actorID.abbreviated) \(JSONValue.sortedJSON(presence))" }
+}
+
+extension ChangeEvent: CustomStringConvertible {
+  /// The abbreviated author, the number of operations, the client sequence number and the
+  /// message if any: `actor …a1b2c3, 3 ops, seq 5, "add todo"`. Each operation describes
+  /// itself (see ``OperationInfo``).
+  public var description: String {
+    let count = operations.count
+    var text = "actor \(actorID.abbreviated), \(count) op\(count == 1 ? "" : "s"), seq \(clientSeq)"
+    if let message { text += ", " + JSONValue.string(message).jsonString }
+    return text
+  }
+}
+
+extension DocEvent: CustomStringConvertible {
+  /// The case name with a short payload: `remoteChange(actor …a1b2c3, 3 ops, seq 5)`,
+  /// `statusChanged(attached)`, `watched(…a1b2c3 {"name":"ann"})`,
+  /// `broadcast("chat", {"msg":"hi"}, from …a1b2c3)`, `authError(PushPull: token expired)`.
+  public var description: String {
+    switch self {
+    case .localChange(let change): return "localChange(\(change))"
+    case .remoteChange(let change): return "remoteChange(\(change))"
+    case .snapshot: return "snapshot"
+    case .statusChanged(let status): return "statusChanged(\(status))"
+    case .connectionChanged(let status): return "connectionChanged(\(status))"
+    case .syncStatusChanged(let status): return "syncStatusChanged(\(status))"
+    case .initialized(let peers): return "initialized([\(peers.map(\.description).joined(separator: ", "))])"
+    case .watched(let peer): return "watched(\(peer))"
+    case .unwatched(let peer): return "unwatched(\(peer))"
+    case .presenceChanged(let peer): return "presenceChanged(\(peer))"
+    case .broadcast(let topic, let payload, let publisher):
+      let from = publisher.map { ", from \($0.abbreviated)" } ?? ""
+      return "broadcast(\(JSONValue.string(topic).jsonString), \(payload.jsonString)\(from))"
+    case .authError(let reason, let method): return "authError(\(method): \(reason))"
+    }
+  }
+}
