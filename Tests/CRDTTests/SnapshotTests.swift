@@ -103,6 +103,7 @@ import Testing
     // built from a replica that saw it), not the second.
     try await target.applyChangePack(ChangePack(key: "rich", checkpoint: Checkpoint(serverSeq: 9, clientSeq: 1), changes: [],
                                                 versionVector: await source.versionVector, snapshot: data))
+    #expect(await target.checkInvariants() == nil)
     let json = await target.toSortedJSON()
     #expect(!json.contains("acknowledged"))
     #expect(json.contains(#""second":"pending""#))
@@ -247,6 +248,25 @@ import Testing
       }
     }
     #expect(loaded < 2_000, "seed \(seed): corruption was never detected")
+  }
+
+  @Test("object members that share a creation ticket are refused")
+  func repeatedMemberTicketsAreRefused() throws {
+    // Found by the CRDT_INTERNAL_CHECKS run of randomCorruptionNeverCrashes: a mutated byte
+    // gave two members one ticket, which broke the object's order invariant after loading.
+    let ticket = TimeTicket(lamport: 1, delimiter: 2, actorID: alice)
+    let object = CRDTObject(createdAt: TimeTicket(lamport: 1, delimiter: 1, actorID: alice))
+    object.insertDecoded("a", CRDTPrimitive(.integer(1), createdAt: ticket))
+    object.insertDecoded("b", CRDTPrimitive(.integer(2), createdAt: ticket))
+    var writer = ProtoWriter(capacity: 64)
+    ElementCodec.encode(object, into: &writer)
+    do {
+      _ = try ElementCodec.decode(writer.data)
+      Issue.record("an object with a repeated member ticket was decoded")
+    } catch let error as YorkieError {
+      #expect(error.code == .invalidWireData)
+      #expect(error.message.contains("repeats the creation ticket"))
+    }
   }
 
   @Test func deepNestingIsRefused() throws {

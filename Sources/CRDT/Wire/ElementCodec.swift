@@ -396,6 +396,11 @@ package enum ElementCodec {
       }
     }
     let object = CRDTObject(createdAt: try meta.createdAt(&r))
+    // Members are found by creation ticket (a removal names one), so no two may share it.
+    var seen = TicketMap<Bool>()
+    for member in members where seen.insertIfAbsent(member.element.createdAt, true) != nil {
+      throw r.error("object member \"\(member.key)\" repeats the creation ticket \(member.element.createdAt)")
+    }
     for member in members { object.insertDecoded(member.key, member.element) }
     return meta.apply(to: object)
   }
