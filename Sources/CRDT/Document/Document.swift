@@ -19,14 +19,14 @@ public actor Document {
   /// The document's key, unique within a project.
   public nonisolated let key: String
   /// Whether the document is detached, attached or removed.
-  @exclusivity(unchecked) public private(set) var status: DocumentStatus = .detached
+  public private(set) var status: DocumentStatus = .detached
 
-  @exclusivity(unchecked) package private(set) var root = CRDTRoot()
-  @exclusivity(unchecked) package private(set) var changeID = ChangeID.initial
-  @exclusivity(unchecked) package private(set) var checkpoint = Checkpoint.initial
-  @exclusivity(unchecked) package private(set) var localChanges: [Change] = []
-  @exclusivity(unchecked) package private(set) var presenceMap: [ActorID: [String: JSONValue]] = [:]
-  @exclusivity(unchecked) package private(set) var onlineClients: Set<ActorID> = []
+  package private(set) var root = CRDTRoot()
+  package private(set) var changeID = ChangeID.initial
+  package private(set) var checkpoint = Checkpoint.initial
+  package private(set) var localChanges: [Change] = []
+  package private(set) var presenceMap: [ActorID: [String: JSONValue]] = [:]
+  package private(set) var onlineClients: Set<ActorID> = []
   /// The client sequence of the last change applied from each remote author: how
   /// ``applyChanges(_:)`` skips a presence-only change it has and notices a gap.
   package private(set) var lastClientSeq: [ActorID: UInt32] = [:]
@@ -38,10 +38,10 @@ public actor Document {
     let path: String?
     let continuation: AsyncStream<DocEvent>.Continuation
   }
-  @exclusivity(unchecked) private var subscribers: [Int: Subscriber] = [:]
+  private var subscribers: [Int: Subscriber] = [:]
   /// Reused by every transaction so that its buffer is not allocated again each time.
   private let journal = Journal()
-  @exclusivity(unchecked) private var nextSubscriberID = 0
+  private var nextSubscriberID = 0
 
   /// Creates an empty, detached document.
   public init(key: String) {

@@ -10,10 +10,18 @@ import Foundation
 /// never shared across isolation domains.
 ///
 /// Stored properties that every operation touches are marked `@exclusivity(unchecked)`, here
-/// and in the containers, the root, the journal and the update context: all of them are
-/// confined to their document's actor, and no code path holds an `inout` access to one of
-/// them while reaching it again, so the runtime's dynamic exclusivity check (a thread-local
-/// set lookup on every access, about 7% of an array append) has nothing to catch.
+/// and in the containers, the root and the update context. The invariant that makes this safe:
+/// 1. every element, container and context is confined to its document's actor (a
+///    transaction runs start to finish on it, never across a suspension point);
+/// 2. no method holds a modifying access to one of these properties while calling code that
+///    could reach the same property again: elements never call out (no callbacks, no user
+///    code), and proxies call into them, never the reverse.
+/// What would break it is a closure handed to a mutating method that touches the same storage;
+/// the code has none. The runtime's dynamic check (a thread-local set lookup on every access)
+/// would only re-verify this, at a high price: with every such attribute removed,
+/// `automerge_paper_batched` takes 140 ms instead of 73 ms, `array_10000` 3.7 ms instead of
+/// 2.5 ms (release, alternating runs on the 2-core CI machine). The document actor's own
+/// state, accessed a few times per transaction, has no such attribute.
 package class CRDTElement {
   /// The ticket that created this element; its identity.
   package let createdAt: TimeTicket
@@ -152,6 +160,10 @@ package final class CRDTPrimitive: CRDTElement {
 /// A deduplicating counter (Yorkie's `IntegerDedupCnt`, v0.7.5+) counts distinct actors with a
 /// ``HyperLogLog``: it holds the registers, and its value is `.int` of their estimate.
 package final class CRDTCounter: CRDTElement {
+  // @exclusivity(unchecked) below: see the invariant stated on ``CRDTElement`` (confined to the
+  // document's actor; no access overlaps a modifying access to the same property, because no
+  // mutating method calls out to code that could come back to it). Measured: without these
+  // attributes in the element layer, automerge_paper_batched takes 140 ms instead of 73 ms.
   @exclusivity(unchecked) package private(set) var value: CounterValue
   /// The HyperLogLog registers of a deduplicating counter (``HyperLogLog/registerCount``
   /// bytes); nil for an Int or Long counter.
