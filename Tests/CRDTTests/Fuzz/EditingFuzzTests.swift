@@ -1,0 +1,184 @@
+@testable import CRDT
+import Foundation
+import Testing
+
+// # Model-based fuzzing of the editing API
+//
+// Two seeded fuzzers drive the public editing API of `Document` at random and check every
+// outcome against a model. Files:
+//
+// - FuzzModel.swift: the model (objects, arrays, texts as UTF-16 units with per-unit
+//   attributes, counters), the setters' validation rules, and the comparison with
+//   `Document.value`.
+// - FuzzSession.swift: what runs inside `Document.update`.
+// - EditingFuzzTests.swift (this file): one replica against a persistent model.
+// - ReplicaFuzzTests.swift: three replicas exchanging changes by hand.
+//
+// ## What is generated
+//
+// Each step of the one-replica fuzzer is one `update` making 1–5 random calls, each through
+// a proxy chosen among: a fresh proxy for a random container, reached from the root through
+// the typed getters; a proxy handed out earlier in the same update (possibly for a container
+// removed since, whose edits must succeed and stay invisible, or a rejected proxy from a
+// setter given a bad key); an expired proxy kept from an earlier update (or from another
+// replica's update); or the presence (current or expired). Calls: object subscript set and
+// remove, `remove`, every `setNew…`; array `append`, `insert(at:)`, `insert(after:)`,
+// `set(at:)`, `remove(at:)`, `remove(id:)`, `move(from:to:)`, `moveBefore`, `moveAfter`,
+// `moveToFront`, `moveToEnd`, every `appendNew…`; text `edit` (with and without attributes),
+// `delete`, `setStyle`, `removeStyle`, `indexRangeToPosRange`/`posRangeToIndexRange`; counter
+// `increase(by:)` and `add(_:)`; and every read. Arguments are mostly valid, and sometimes not:
+// keys containing ".", NaN and infinities (also nested in arrays and objects), indexes out of
+// range, reversed ranges, text offsets inside a surrogate pair (texts hold emoji, flags,
+// combining marks), IDs of removed, purged or unknown elements, `increase` on a deduplicating
+// counter and `add` on a plain one. Some updates throw a `FuzzAbort` of their own halfway, and
+// some pass an expected `YorkieError` on instead of catching it. Between steps, expired proxies
+// are used outside any update, snapshots are loaded into fresh documents, and garbage is
+// collected.
+//
+// ## What is checked
+//
+// - Every call does what the model predicts: a valid call succeeds (and a text edit returns
+//   the caret after the inserted units), an invalid throwing call throws the expected
+//   `YorkieError.code` (`invalidKey`, `invalidNumber`, `indexOutOfBounds`, `elementRemoved`,
+//   `elementNotFound`, `typeMismatch`, `proxyExpired`, or a rejected proxy's setter error);
+//   reads through a rejected or expired proxy answer as for an absent element.
+// - The update ends as its calls require: it throws the updater's own error, else the first
+//   error a non-throwing setter recorded (an expired proxy's setter records into its own,
+//   finished update and changes nothing), else it succeeds.
+// - A failed update leaves `toJSON()`, `snapshot()` and `pendingChanges.count` exactly as
+//   before; a successful one records at most one change, and none when no call edited.
+// - After every step, `Document.value` equals the model (key order included; text unit by unit
+//   with attributes) and `checkInvariants()` is nil; now and then the content read back
+//   through the proxies equals the model too.
+// - A snapshot loaded into a fresh document gives the same `toJSON()`, `toSortedJSON()`, value,
+//   garbage length and snapshot bytes; collecting garbage with every replica's vector at its
+//   maximum changes nothing visible, leaves no garbage, and turns removed array elements'
+//   `elementRemoved` into `elementNotFound`.
+//
+// ReplicaFuzzTests.swift describes the exchange between replicas.
+//
+// ## Running and replaying
+//
+// `swift test --filter Fuzz` runs a few fixed seeds (each printed as `fuzz seed N` when it
+// starts). `CRDT_LONG_TESTS=20` runs twenty times as many; `CRDT_SEED=N` runs seed N alone
+// (its failure message names it and lists the latest calls).
+
+/// Records the session's problems as one issue naming the seed and step; true when there were any.
+func reportFuzzProblems(_ session: FuzzSession, step: Int, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+  guard !session.problems.isEmpty else { return false }
+  let message = """
+    fuzz seed \(session.seed), step \(step): \(session.problems.joined(separator: "\n"))
+    replay: CRDT_SEED=\(session.seed) swift test --filter Fuzz
+    latest calls:
+    \(session.trail.joined(separator: "\n"))
+    """
+  Issue.record("\(message)", sourceLocation: sourceLocation)
+  return true
+}
+
+/// Loads `doc`'s snapshot into a fresh document and notes every difference.
+func checkSnapshotRoundTrip(_ doc: Document, _ session: FuzzSession) async {
+  let data = await doc.snapshot()
+  let fresh = Document(key: doc.key)
+  do {
+    try await fresh.setActor(ActorID.random(using: &session.rng))
+    try await fresh.applyChangePack(ChangePack(key: doc.key, checkpoint: Checkpoint(serverSeq: 1, clientSeq: 0), changes: [],
+                                               versionVector: await doc.versionVector, snapshot: data))
+  } catch {
+    session.problem("loading a snapshot into a fresh document threw \(error)")
+    return
+  }
+  let (json, freshJSON) = (await doc.toJSON(), await fresh.toJSON())
+  if json != freshJSON { session.problem("a snapshot loads as \(freshJSON), the replica shows \(json)") }
+  if await doc.toSortedJSON() != fresh.toSortedJSON() { session.problem("a snapshot loads with another sorted JSON") }
+  if await doc.value != fresh.value { session.problem("a snapshot loads with another value") }
+  if await doc.garbageLength != fresh.garbageLength {
+    session.problem("a snapshot loads with garbage length \(await fresh.garbageLength), the replica has \(await doc.garbageLength)")
+  }
+  if await fresh.snapshot() != data { session.problem("a loaded snapshot encodes to other bytes") }
+  if let problem = await fresh.checkInvariants() { session.problem("a loaded snapshot breaks an invariant: \(problem)") }
+}
+
+@Suite("Fuzz: editing API against a model")
+struct EditingFuzzTests {
+  static let steps = 250
+
+  @Test("random updates on one replica agree with a model of its content")
+  func oneReplica() async throws {
+    for seed in SeededRandom.seeds(4, base: 0xF022) {
+      print("fuzz seed \(seed) (one replica)")
+      try await run(seed: seed)
+    }
+  }
+
+  private func run(seed: UInt64) async throws {
+    let session = FuzzSession(seed: seed, readsModelBack: false)
+    let doc = Document(key: "fuzz")
+    let actor = ActorID.random(using: &session.rng)
+    try await doc.setActor(actor)
+    for step in 0..<EditingFuzzTests.steps {
+      let json = await doc.toJSON(), snapshot = await doc.snapshot(), pending = await doc.pendingChanges.count
+      let backup = session.model.copy()
+      session.beginUpdate()
+      var thrown: (any Error)?
+      do {
+        try await doc.update { root, presence in try session.run(root, presence) }
+      } catch {
+        thrown = error
+      }
+      session.endUpdate()
+      if reportFuzzProblems(session, step: step) { return }
+      let mustFail = session.checkOutcome(thrown)
+      if mustFail || thrown != nil {
+        session.model = backup
+        if await doc.toJSON() != json { session.problem("a failed update changed the JSON to \(await doc.toJSON())") }
+        if await doc.snapshot() != snapshot { session.problem("a failed update changed the snapshot") }
+        if await doc.pendingChanges.count != pending { session.problem("a failed update recorded a change") }
+      } else {
+        if let mismatch = ModelCompare.mismatch(.object(session.model), await doc.value, path: "$") {
+          session.problem("after the update: \(mismatch)")
+        }
+        let now = await doc.pendingChanges.count
+        if now > pending + 1 || (!session.edited && now != pending) {
+          session.problem("the update took pending changes from \(pending) to \(now) (edited: \(session.edited))")
+        }
+      }
+      if let problem = await doc.checkInvariants() { session.problem("invariant: \(problem)") }
+      if reportFuzzProblems(session, step: step) { return }
+
+      if session.chance(0.06) {
+        let before = await doc.snapshot()
+        try session.probeExpired()
+        if await doc.snapshot() != before { session.problem("using expired proxies changed the document") }
+      }
+      if session.chance(0.04) { await checkSnapshotRoundTrip(doc, session) }
+      if session.chance(0.04) { await collectGarbage(doc, actor, session) }
+      if reportFuzzProblems(session, step: step) { return }
+    }
+    await checkSnapshotRoundTrip(doc, session)
+    await collectGarbage(doc, actor, session)
+    _ = reportFuzzProblems(session, step: EditingFuzzTests.steps)
+    print("fuzz seed \(seed) (one replica) done: \(session.statsLine); final JSON \(await doc.toJSON().utf8.count) bytes")
+  }
+
+  /// Collects every piece of garbage (a one-replica document: its vector at the maximum).
+  private func collectGarbage(_ doc: Document, _ actor: ActorID, _ session: FuzzSession) async {
+    session.note("garbageCollect")
+    let json = await doc.toJSON()
+    await doc.garbageCollect(minSyncedVersionVector: maxVector([actor]))
+    if await doc.toJSON() != json { session.problem("garbage collection changed the JSON to \(await doc.toJSON())") }
+    if await doc.garbageLength != 0 { session.problem("garbage length \(await doc.garbageLength) after collecting everything") }
+    if let problem = await doc.checkInvariants() { session.problem("invariant after garbage collection: \(problem)") }
+    func purge(_ node: ModelNode) {
+      switch node {
+      case .object(let object): object.members.forEach { purge($0.node) }
+      case .array(let array):
+        array.purgedIDs += array.tombstoneIDs
+        array.tombstoneIDs = []
+        array.items.forEach(purge)
+      default: break
+      }
+    }
+    purge(.object(session.model))
+  }
+}
