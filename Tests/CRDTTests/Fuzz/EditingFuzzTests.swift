@@ -118,6 +118,7 @@ struct EditingFuzzTests {
     try await doc.setActor(actor)
     for step in 0..<EditingFuzzTests.steps {
       let json = await doc.toJSON(), snapshot = await doc.snapshot(), pending = await doc.pendingChanges.count
+      let garbage = await doc.garbageLength
       let backup = session.model.copy()
       session.beginUpdate()
       var thrown: (any Error)?
@@ -134,6 +135,7 @@ struct EditingFuzzTests {
         if await doc.toJSON() != json { session.problem("a failed update changed the JSON to \(await doc.toJSON())") }
         if await doc.snapshot() != snapshot { session.problem("a failed update changed the snapshot") }
         if await doc.pendingChanges.count != pending { session.problem("a failed update recorded a change") }
+        if await doc.garbageLength != garbage { session.problem("a failed update changed the garbage length") }
       } else {
         if let mismatch = ModelCompare.mismatch(.object(session.model), await doc.value, path: "$") {
           session.problem("after the update: \(mismatch)")

@@ -78,6 +78,9 @@ final class FuzzSession: @unchecked Sendable {
   /// An actor no replica uses, for IDs that name nothing.
   let foreignActor: ActorID
 
+  /// Root keys that the replicas share: calls on the root overwrite them only now and then.
+  var sharedKeys: Set<String> = []
+
   private(set) var generation = 0
   private(set) var inUpdate = false
   private(set) var handles: [FuzzHandle] = []
@@ -417,7 +420,7 @@ final class FuzzSession: @unchecked Sendable {
     let weights = all.map { entry -> Int in
       switch entry.node {
       case .array, .text: return 4
-      case .object: return entry.path.isEmpty ? 2 : 1
+      case .object: return entry.path.isEmpty && sharedKeys.isEmpty ? 2 : 1
       default: return 1
       }
     }
@@ -498,22 +501,29 @@ final class FuzzSession: @unchecked Sendable {
     }
   }
 
+  /// A key for a call on `m`, which keeps away from the shared keys of the root most of the time.
+  private func randomKey(for m: ModelObject, live: Bool) -> String {
+    let key = randomKey(live ? m : nil)
+    if m === model && sharedKeys.contains(key) && chance(0.9) { return pick(FuzzSession.keys.filter { !sharedKeys.contains($0) }) }
+    return key
+  }
+
   private func objectCall(_ h: FuzzHandle, _ p: JSONObject, _ m: ModelObject) throws {
     let live = access(h) == .live
     let r = int(0..<100)
     if r < 30 {
-      let key = randomKey(live ? m : nil)
+      let key = randomKey(for: m, live: live)
       let value = randomValue()
       note("object[\(key.debugDescription)] = \(value.jsonString) (\(access(h)))")
       if setterApplies(h, ModelRules.keyError(key) ?? ModelRules.valueError(value)) { m.set(key, .from(value)) }
       p[key] = value
     } else if r < 40 {
-      let key = randomKey(live ? m : nil)
+      let key = randomKey(for: m, live: live)
       note("object.remove(\(key.debugDescription)) (\(access(h)))")
       if setterApplies(h, nil) { m.remove(key) }
       if chance(0.5) { p.remove(key) } else { p[key] = nil }
     } else if r < 65 {
-      let key = randomKey(live ? m : nil)
+      let key = randomKey(for: m, live: live)
       let error = ModelRules.keyError(key)
       let applies = setterApplies(h, error)
       let handle: FuzzHandle

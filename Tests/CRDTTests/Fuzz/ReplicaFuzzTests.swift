@@ -156,6 +156,19 @@ struct ReplicaFuzzTests {
       docs.append(doc)
     }
     let run = Run(session: session, docs: docs, tracker: ExchangeTracker(actors: actors))
+    // A shared start, so that the replicas' edits meet in the same containers.
+    try await docs[0].update { root, _ in
+      try root.setNewText("t").edit(0, 0, "Hello 😀 world")
+      let list = root.setNewArray("list")
+      for item in ["a", "b", "c", "d"] as [JSONValue] { try list.append(item) }
+      list.appendNewText()
+      root.setNewObject("obj")["k"] = 1
+      root.setNewCounter("n", .int(0))
+    }
+    run.tracker.log[0] = await docs[0].pendingChanges
+    run.tracker.applied[0][0] = 1
+    session.sharedKeys = ["t", "list", "obj", "n"]
+    await exchangeAll(run, collect: false)
     for step in 0..<ReplicaFuzzTests.steps {
       let r = session.int(0..<3)
       let others = (0..<3).filter { $0 != r }
@@ -168,8 +181,10 @@ struct ReplicaFuzzTests {
       case 71..<78: await deliverSince(run, to: r, from: session.pick(others))
       case 78..<82: await deliverPack(run, to: r, from: session.pick(others))
       case 82..<87: await acknowledge(run, r)
-      case 87..<92: await exchangeAll(run, collect: session.chance(0.7))
-      case 92..<95: await checkSnapshotRoundTrip(docs[r], session)
+      case 87..<90: await exchangeAll(run, collect: session.chance(0.7))
+      case 90..<93: await collectOnUpToDate(run, r)
+      case 93..<94: await checkSnapshotRoundTrip(docs[r], session)
+      case 94..<95: await snapshotFollower(run, r)
       case 95..<98: await setActorProbes(run, r)
       default:
         try session.probeExpired()
@@ -192,6 +207,7 @@ struct ReplicaFuzzTests {
     session.label = "r\(r): "
     defer { session.label = "" }
     let json = await doc.toJSON(), snapshot = await doc.snapshot(), pending = await doc.pendingChanges.count
+    let garbage = await doc.garbageLength
     session.beginUpdate()
     var thrown: (any Error)?
     do {
@@ -205,6 +221,7 @@ struct ReplicaFuzzTests {
       if await doc.toJSON() != json { session.problem("a failed update changed the JSON to \(await doc.toJSON())") }
       if await doc.snapshot() != snapshot { session.problem("a failed update changed the snapshot") }
       if await doc.pendingChanges.count != pending { session.problem("a failed update recorded a change") }
+      if await doc.garbageLength != garbage { session.problem("a failed update changed the garbage length") }
       return
     }
     if let mismatch = ModelCompare.mismatch(.object(session.model), await doc.value, path: "$") {
@@ -230,7 +247,7 @@ struct ReplicaFuzzTests {
     let verdict = tracker.verdict(r, batch)
     session.note("deliver \(how) to r\(r): [\(tracker.describe(batch))] \(verdict)")
     let json = await doc.toJSON(), snapshot = await doc.snapshot(), pending = await doc.pendingChanges.count
-    let vector = await doc.versionVector
+    let vector = await doc.versionVector, garbage = await doc.garbageLength
     var failure: (any Error)?
     do {
       try await apply(doc)
@@ -260,6 +277,7 @@ struct ReplicaFuzzTests {
       if await doc.snapshot() != snapshot { session.problem("a refused delivery changed r\(r)'s snapshot") }
       if await doc.pendingChanges.count != pending { session.problem("a refused delivery changed r\(r)'s pending changes") }
       if await doc.versionVector != vector { session.problem("a refused delivery changed r\(r)'s version vector") }
+      if await doc.garbageLength != garbage { session.problem("a refused delivery changed r\(r)'s garbage length") }
     }
   }
 
@@ -402,6 +420,60 @@ struct ReplicaFuzzTests {
     }
   }
 
+  /// Collects garbage on replica `r` with the minimum of the three vectors when `r` has
+  /// applied every change (the others may lag, and their later changes may name what `r`
+  /// purges): Yorkie's clients collect at different times in the same way.
+  private func collectOnUpToDate(_ run: Run, _ r: Int) async {
+    let (session, tracker, docs) = (run.session, run.tracker, run.docs)
+    guard (0..<3).allSatisfy({ tracker.applied[r][$0] == tracker.log[$0].count }) else {
+      return await deliverInOrder(run, to: r, from: session.pick((0..<3).filter { $0 != r }))
+    }
+    var vectors: [VersionVector] = []
+    for doc in docs { vectors.append(await doc.versionVector) }
+    let minimum = vectors.dropFirst().reduce(vectors[0]) { $0.minimum(with: $1) }
+    session.note("r\(r) (up to date) garbageCollect(\(minimum))")
+    let before = await docs[r].toJSON()
+    let purged = await docs[r].garbageCollect(minSyncedVersionVector: minimum)
+    session.count("garbage collections ahead of the others purging \(purged > 0 ? "some" : "none")")
+    if await docs[r].toJSON() != before { session.problem("garbage collection changed r\(r)'s JSON") }
+  }
+
+  /// Loads replica `r`'s snapshot into a fresh document, then delivers the changes `r` lacks to
+  /// both, in causal order, one author at a time: they must keep showing the same JSON.
+  private func snapshotFollower(_ run: Run, _ r: Int) async {
+    let (session, tracker, doc) = (run.session, run.tracker, run.docs[r])
+    let follower = Document(key: doc.key)
+    do {
+      try await follower.setActor(ActorID.random(using: &session.rng))
+      try await follower.applyChangePack(ChangePack(key: doc.key, checkpoint: Checkpoint(serverSeq: 1, clientSeq: 0), changes: [],
+                                                    versionVector: await doc.versionVector, snapshot: await doc.snapshot()))
+    } catch {
+      session.problem("loading r\(r)'s snapshot threw \(error)")
+      return
+    }
+    session.note("r\(r)'s snapshot loaded into a follower")
+    var progress = true
+    while progress && session.problems.isEmpty {
+      progress = false
+      for a in (0..<3).shuffled(using: &session.rng) where a != r {
+        let ready = tracker.readyPrefix(r, a)
+        guard !ready.isEmpty else { continue }
+        let batch = Array(ready.prefix(session.int(1...ready.count)))
+        progress = true
+        await deliver(run, batch, to: r, "to r\(r) and its follower") { try await $0.applyChanges(batch) }
+        do {
+          try await follower.applyChanges(batch)
+        } catch {
+          session.problem("the follower of r\(r) refused [\(tracker.describe(batch))]: \(error)")
+          return
+        }
+        let (expected, found) = (await doc.toJSON(), await follower.toJSON())
+        if expected != found { session.problem("r\(r) shows \(expected), its snapshot follower \(found)") }
+        if let problem = await follower.checkInvariants() { session.problem("the follower of r\(r) breaks an invariant: \(problem)") }
+      }
+    }
+  }
+
   private func setActorProbes(_ run: Run, _ r: Int) async {
     let (session, doc) = (run.session, run.docs[r])
     let actor = run.tracker.actors[r]
@@ -435,6 +507,7 @@ struct ReplicaFuzzTests {
   private func checkAll(_ run: Run) async {
     let (session, tracker, docs) = (run.session, run.tracker, run.docs)
     var jsons: [String] = []
+    var presences: [[ActorID: [String: JSONValue]]] = []
     for (r, doc) in docs.enumerated() {
       if let problem = await doc.checkInvariants() { session.problem("r\(r) invariant: \(problem)") }
       let vector = await doc.versionVector
@@ -445,10 +518,16 @@ struct ReplicaFuzzTests {
         }
       }
       jsons.append(await doc.toJSON())
+      presences.append(await doc.presenceMap)
     }
     for r1 in 0..<3 {
-      for r2 in (r1 + 1)..<3 where tracker.applied[r1] == tracker.applied[r2] && jsons[r1] != jsons[r2] {
-        session.problem("r\(r1) and r\(r2) applied the same changes \(tracker.applied[r1]) but show \(jsons[r1]) and \(jsons[r2])")
+      for r2 in (r1 + 1)..<3 where tracker.applied[r1] == tracker.applied[r2] {
+        if jsons[r1] != jsons[r2] {
+          session.problem("r\(r1) and r\(r2) applied the same changes \(tracker.applied[r1]) but show \(jsons[r1]) and \(jsons[r2])")
+        }
+        if presences[r1] != presences[r2] {
+          session.problem("r\(r1) and r\(r2) applied the same changes but hold the presences \(presences[r1]) and \(presences[r2])")
+        }
       }
     }
   }
