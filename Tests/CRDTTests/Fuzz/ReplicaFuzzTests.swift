@@ -22,7 +22,10 @@ import Testing
 //   the author's last change (`invalidArgument`);
 // - a full exchange until every replica has every change, then equal `toJSON()` and
 //   `toSortedJSON()` everywhere, and often garbage collection on some replicas with the
-//   minimum of the three version vectors (safe then: nothing is in flight);
+//   minimum of the three version vectors (safe then: nothing is in flight), which must leave
+//   no garbage at all;
+// - garbage collection, with the minimum of the three vectors, on a replica that has applied
+//   every change while the others may lag (their later changes may then name what it purged);
 // - a snapshot of a replica loaded into a fresh document (same JSON, value, bytes);
 // - `setActor` calls that must be refused (`invalidActorID`, `actorNotSet`) or do nothing;
 // - expired proxies used outside any update.
@@ -417,6 +420,8 @@ struct ReplicaFuzzTests {
       let purged = await docs[r].garbageCollect(minSyncedVersionVector: minimum)
       session.count("garbage collections purging \(purged > 0 ? "some" : "none")")
       if await docs[r].toJSON() != before { session.problem("garbage collection changed r\(r)'s JSON") }
+      // Every replica has seen every removal and every insertion: nothing may stay.
+      if await docs[r].garbageLength != 0 { session.problem("r\(r) keeps garbage \(await docs[r].garbageBreakdown) after collecting at quiescence") }
     }
   }
 
