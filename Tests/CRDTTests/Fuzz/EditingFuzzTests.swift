@@ -30,7 +30,8 @@ import Testing
 // keys containing ".", NaN and infinities (also nested in arrays and objects), indexes out of
 // range, reversed ranges, text offsets inside a surrogate pair (texts hold emoji, flags,
 // combining marks), IDs of removed, purged or unknown elements, `increase` on a deduplicating
-// counter and `add` on a plain one. Some updates throw a `FuzzAbort` of their own halfway, and
+// counter and `add` on a plain one, dates NaN or past JavaScript's range. Some calls write a
+// value just read from the document (it must read back the same). Some updates throw a `FuzzAbort` of their own halfway, and
 // some pass an expected `YorkieError` on instead of catching it. Between steps, expired proxies
 // are used outside any update, snapshots are loaded into fresh documents, and garbage is
 // collected.
@@ -48,7 +49,9 @@ import Testing
 // - A failed update leaves `toJSON()`, `snapshot()` and `pendingChanges.count` exactly as
 //   before; a successful one records at most one change, and none when no call edited.
 // - After every step, `Document.value` equals the model (key order included; text unit by unit
-//   with attributes) and `checkInvariants()` is nil; now and then the content read back
+//   with attributes; a date read at millisecond precision is the stored millisecond),
+//   `toJSON()` prints it (numbers as JavaScript does, bytes in base64, dates in ISO-8601),
+//   and `checkInvariants()` is nil; now and then the content read back
 //   through the proxies equals the model too.
 // - A snapshot loaded into a fresh document gives the same `toJSON()`, `toSortedJSON()`, value,
 //   snapshot bytes and garbage length (not counting garbage outside the tree, such as the inner
@@ -142,6 +145,10 @@ struct EditingFuzzTests {
       } else {
         if let mismatch = ModelCompare.mismatch(.object(session.model), await doc.value, path: "$") {
           session.problem("after the update: \(mismatch)")
+        }
+        let json = await doc.toJSON()
+        if let mismatch = ModelCompare.jsonMismatch(.object(session.model), JSONValueParser.parse(json), path: "$") {
+          session.problem("after the update, toJSON \(json): \(mismatch)")
         }
         let now = await doc.pendingChanges.count
         if now > pending + 1 || (!session.edited && now != pending) {

@@ -123,6 +123,8 @@ final class ModelCounter {
 
 enum ModelNode {
   case primitive(JSONValue)
+  /// A date, as the whole milliseconds from 1970 the document stores.
+  case date(Int64)
   case object(ModelObject)
   case array(ModelArray)
   case text(ModelText)
@@ -130,7 +132,7 @@ enum ModelNode {
 
   func copy() -> ModelNode {
     switch self {
-    case .primitive: return self
+    case .primitive, .date: return self
     case .object(let object): return .object(object.copy())
     case .array(let array): return .array(array.copy())
     case .text(let text): return .text(text.copy())
@@ -150,9 +152,8 @@ enum ModelNode {
       for member in members { object.set(member.key, ModelNode.from(member.value)) }
       return .object(object)
     case .date(let date):
-      // A document keeps whole milliseconds (rounded down).
-      let ms = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-      return .primitive(.date(Date(timeIntervalSince1970: Double(ms) / 1000)))
+      // A document keeps whole milliseconds, rounded down (valueError refused the others).
+      return .date(Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
     default:
       return .primitive(value)
     }
@@ -160,7 +161,7 @@ enum ModelNode {
 
   var kindName: String {
     switch self {
-    case .primitive: return "primitive"
+    case .primitive, .date: return "primitive"
     case .object: return "object"
     case .array: return "array"
     case .text: return "text"
@@ -180,6 +181,10 @@ enum ModelRules {
   static func valueError(_ value: JSONValue) -> YorkieError.Code? {
     switch value {
     case .double(let d): return d.isFinite ? nil : .invalidNumber
+    case .date(let date):
+      // What a JavaScript date holds: up to 8.64e15 ms either side of 1970 (NaN fails).
+      let ms = (date.timeIntervalSince1970 * 1000).rounded(.down)
+      return ms >= -8.64e15 && ms <= 8.64e15 ? nil : .invalidNumber
     case .array(let items):
       for item in items { if let error = valueError(item) { return error } }
       return nil
@@ -210,6 +215,12 @@ enum ModelCompare {
     switch node {
     case .primitive(let expected):
       return expected == value ? nil : "\(path): expected \(expected), found \(value)"
+    case .date(let ms):
+      // Read at millisecond precision (rounded down, as written), the date is the stored one.
+      guard case .date(let date) = value, Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded(.down)) == ms else {
+        return "\(path): expected the date \(ms) ms, found \(value)\(Self.dateDetail(value))"
+      }
+      return nil
     case .object(let object):
       guard case .object(let found) = value else { return "\(path): expected an object, found \(value)" }
       return mismatch(object, found, path: path)
@@ -261,6 +272,80 @@ enum ModelCompare {
     }
   }
 
+  private static func dateDetail(_ value: JSONValue) -> String {
+    guard case .date(let date) = value else { return "" }
+    return " (\((date.timeIntervalSince1970 * 1000).rounded(.down)) ms rounded down)"
+  }
+
+  /// The first difference between the model and the document's `toJSON()`, parsed: key order,
+  /// numbers as JavaScript prints them, bytes in base64, dates in ISO-8601 with milliseconds.
+  static func jsonMismatch(_ node: ModelNode, _ value: JSONValue?, path: String) -> String? {
+    guard let value else { return "\(path): the model has a \(node.kindName), toJSON nothing" }
+    func number(_ value: JSONValue) -> Double? {
+      switch value {
+      case .integer(let i): return Double(i)
+      case .long(let l): return Double(l)
+      case .double(let d): return d
+      default: return nil
+      }
+    }
+    func integer(_ expected: Int64) -> String? {
+      let exact: JSONValue = Int32(exactly: expected).map { .integer($0) } ?? .long(expected)
+      return value == exact ? nil : "\(path): toJSON shows \(value), expected \(expected)"
+    }
+    switch node {
+    case .date(let ms):
+      return value == .string(iso8601(ms)) ? nil : "\(path): toJSON shows \(value), expected \(iso8601(ms))"
+    case .primitive(let expected):
+      switch expected {
+      case .integer(let i): return integer(Int64(i))
+      case .long(let l): return integer(l)
+      case .double(let d): return number(value) == d ? nil : "\(path): toJSON shows \(value), expected \(d)"
+      case .bytes(let b): return value == .string(b.base64EncodedString()) ? nil : "\(path): toJSON shows \(value), expected bytes \(b.base64EncodedString())"
+      default: return value == expected ? nil : "\(path): toJSON shows \(value), expected \(expected)"
+      }
+    case .object(let object):
+      guard case .object(let found) = value, found.keys == object.keys else { return "\(path): toJSON shows \(value), expected keys \(object.keys)" }
+      for member in object.members {
+        if let problem = jsonMismatch(member.node, found[member.key], path: "\(path).\(member.key)") { return problem }
+      }
+      return nil
+    case .array(let array):
+      guard case .array(let found) = value, found.count == array.items.count else {
+        return "\(path): toJSON shows \(value), expected \(array.items.count) elements"
+      }
+      for (index, item) in array.items.enumerated() {
+        if let problem = jsonMismatch(item, found[index], path: "\(path).\(index)") { return problem }
+      }
+      return nil
+    case .text:
+      return mismatch(node, value, path: path)
+    case .counter(let counter):
+      if counter.isDeduplicating { return counterMismatch(counter, value, path: path) }
+      switch counter.value {
+      case .int(let v): return integer(Int64(v))
+      case .long(let v): return integer(v)
+      }
+    }
+  }
+
+  /// `ms` as JavaScript's `Date#toISOString` prints it, computed from whole seconds (which a
+  /// `Double` holds exactly) and the milliseconds apart.
+  static func iso8601(_ ms: Int64) -> String {
+    if ms == 8_640_000_000_000_000 { return "+275760-09-13T00:00:00.000Z" }
+    if ms == -8_640_000_000_000_000 { return "-271821-04-20T00:00:00.000Z" }
+    let seconds = ms >= 0 ? ms / 1000 : -((-ms + 999) / 1000)
+    let millis = Int(ms - seconds * 1000)
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+    func pad(_ value: Int?, _ width: Int) -> String {
+      let text = String(value ?? -1)
+      return String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+    return "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2)).\(pad(millis, 3))Z"
+  }
+
   /// A text's JSON value (`[{"attrs":{…},"val":"…"},…]`) as units and per-unit attributes.
   static func expandText(_ value: JSONValue) -> ([UInt16], [[String: JSONValue]])? {
     guard case .array(let pieces) = value else { return nil }
@@ -291,6 +376,7 @@ enum ModelCompare {
   static func describe(_ node: ModelNode) -> String {
     switch node {
     case .primitive(let value): return value.jsonString
+    case .date(let ms): return "date(\(ms))"
     case .object(let object):
       return "{" + object.members.map { "\($0.key.debugDescription):\(describe($0.node))" }.joined(separator: ",") + "}"
     case .array(let array): return "[" + array.items.map(describe).joined(separator: ",") + "]"
@@ -321,7 +407,7 @@ enum ModelReader {
       } else if let child = object.counter(key) {
         model.set(key, .counter(read(child)))
       } else {
-        model.set(key, .primitive(object[key] ?? .string("<missing \(key)>")))
+        model.set(key, ModelNode.from(object[key] ?? .string("<missing \(key)>")))
       }
     }
     return model
@@ -339,7 +425,7 @@ enum ModelReader {
       } else if let child = array.counter(at: index) {
         model.items.append(.counter(read(child)))
       } else {
-        model.items.append(.primitive(array[index] ?? .string("<missing \(index)>")))
+        model.items.append(ModelNode.from(array[index] ?? .string("<missing \(index)>")))
       }
     }
     return model

@@ -144,7 +144,19 @@ final class FuzzSession: @unchecked Sendable {
       return .double(pick([0.5, -2.25, 1e300, -0.0, 3, 1.0 / 3, 123_456.789]))
     case 5, 6: return .string(randomString())
     case 7: return .bytes(Data((0..<int(0...4)).map { _ in UInt8(int(0...255)) }))
-    case 8: return .date(Date(timeIntervalSince1970: Double(int(0...2_000_000_000_000)) / 1000))
+    case 8:
+      switch int(0..<12) {
+      case 0:
+        // Past what a JavaScript date holds, or NaN: invalidNumber.
+        return .date(pick([Date(timeIntervalSince1970: 1e20), Date(timeIntervalSince1970: -8.64e12 - 1),
+                           Date(timeIntervalSinceReferenceDate: .nan)]))
+      case 1:
+        return .date(Date(timeIntervalSince1970: chance(0.5) ? 8.64e12 : -8.64e12))
+      default:
+        // Whole milliseconds from 1906 to 2033, sometimes with a fraction to round down.
+        let ms = Double(int(-2_000_000_000_000...2_000_000_000_000))
+        return .date(Date(timeIntervalSince1970: ms / 1000 + (chance(0.3) ? 0.000_4 : 0)))
+      }
     case 9, 10: return .string(pick(["", "x", "😀"]))
     case 11, 12: return .array((0..<int(0...3)).map { _ in randomValue(depth: depth + 1) })
     default:
@@ -403,7 +415,10 @@ final class FuzzSession: @unchecked Sendable {
       }
     }
     func visit(_ node: ModelNode, _ path: [PathStep]) {
-      if case .primitive = node { return }
+      switch node {
+      case .primitive, .date: return
+      default: break
+      }
       found.append((path: path, node: node))
       walk(node, path)
     }
@@ -556,6 +571,13 @@ final class FuzzSession: @unchecked Sendable {
         handle = child(of: h, .counter(p.setNewDedupCounter(key), node), liveError: error)
       }
       adopt(handle)
+    } else if r < 72, live, let source = m.members.isEmpty ? nil : pick(m.members) {
+      // A value read back and written again must read back the same.
+      guard let value = p[source.key] else { return problem("object[\(source.key.debugDescription)] reads nil") }
+      let key = randomKey(for: m, live: live)
+      note("object[\(key.debugDescription)] = object[\(source.key.debugDescription)], which reads \(value.jsonString)")
+      if setterApplies(h, ModelRules.keyError(key) ?? ModelRules.valueError(value)) { m.set(key, .from(value)) }
+      p[key] = value
     } else {
       readObject(h, p, m, live: live)
     }
@@ -612,6 +634,12 @@ final class FuzzSession: @unchecked Sendable {
     let n = live ? m.items.count : 0
     let state = "(\(access(h)))"
     switch int(0..<100) {
+    case 0..<3 where n > 0:
+      let index = int(0..<n)
+      guard let value = p[index] else { return problem("array[\(index)] reads nil in an array of \(n)") }
+      if try attempt("array.append(array[\(index)]), which reads \(value.jsonString) \(state)", expectedError(h, ModelRules.valueError(value)), { try p.append(value) }) {
+        m.items.append(.from(value))
+      }
     case 0..<14:
       let value = randomValue()
       if try attempt("array.append(\(value.jsonString)) \(state)", expectedError(h, ModelRules.valueError(value)), { try p.append(value) }) {

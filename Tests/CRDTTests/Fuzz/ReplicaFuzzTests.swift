@@ -230,6 +230,10 @@ struct ReplicaFuzzTests {
     if let mismatch = ModelCompare.mismatch(.object(session.model), await doc.value, path: "$") {
       session.problem("after the update on r\(r): \(mismatch)")
     }
+    let jsonAfter = await doc.toJSON()
+    if let mismatch = ModelCompare.jsonMismatch(.object(session.model), JSONValueParser.parse(jsonAfter), path: "$") {
+      session.problem("after the update on r\(r), toJSON \(jsonAfter): \(mismatch)")
+    }
     let changes = await doc.pendingChanges
     guard let last = changes.last, Int(last.id.clientSeq) > tracker.log[r].count else {
       if session.edited && changes.count != pending { session.problem("pending changes went from \(pending) to \(changes.count)") }
