@@ -115,10 +115,10 @@ final class FuzzSession: @unchecked Sendable {
   func int(_ range: Range<Int>) -> Int { Int.random(in: range, using: &rng) }
   func pick<T>(_ items: [T]) -> T { items[int(0..<items.count)] }
 
-  static let keys = ["a", "b", "c", "title", "list", "t", "n", "$", "", "😀", "k k"]
+  static let keys = ["a", "b", "c", "title", "list", "t", "n", "$", "", "😀", "k k", "q\"", "\n\u{0}", "\u{2028}"]
   static let badKeys = ["a.b", ".", "x.", ".y", "$.x", "😀.😀"]
-  static let pieces = ["a", "b", "Z", " ", "😀", "é", "🇯🇵", "\n", "\"", "\\", "中", "e\u{301}", "xyz", "👍🏽"]
-  static let attributeKeys = ["b", "i", "color", "size", "$x"]
+  static let pieces = ["a", "b", "Z", " ", "😀", "é", "🇯🇵", "\n", "\"", "\\", "中", "e\u{301}", "xyz", "👍🏽", "\u{0}", "\u{1F}\u{7F}", "\u{2028}", "\u{FEFF}"]
+  static let attributeKeys = ["b", "i", "color", "size", "$x", "q\"", "😀"]
   static let dedupActors = ["u0", "u1", "u2", "u3", "u4", "u5", "u6", "u7"]
 
   func randomKey(_ object: ModelObject?) -> String {
@@ -604,7 +604,7 @@ final class FuzzSession: @unchecked Sendable {
 
   private func randomIndex(_ count: Int, end: Bool) -> Int {
     switch int(0..<10) {
-    case 0: return -1
+    case 0: return pick([-1, -2, .min, .max])
     case 1: return count + (end ? 1 : 0) + int(0...2)
     default: return count == 0 && !end ? 0 : int(0...(end ? count : count - 1))
     }
@@ -781,6 +781,8 @@ final class FuzzSession: @unchecked Sendable {
         return chance(0.5) ? (inside, min(length, inside + int(0...2))) : (max(0, inside - int(0...2)), inside)
       }
       return (int(-2...0), int(0...length))
+    case 90..<94:
+      return pick([(Int.min, 0), (0, Int.max), (Int.max, Int.max), (Int.min, Int.max), (Int.max, Int.min), (length, Int.max)])
     default:
       return (int(-2...(length + 2)), int(-2...(length + 2)))
     }
