@@ -281,7 +281,10 @@ struct ReplicaFuzzTests {
       session.count("delivery refused")
       if (error as? YorkieError)?.code != .changeNotReady { session.problem("a delivery out of causal order threw \(error), expected changeNotReady") }
       if await doc.toJSON() != json { session.problem("a refused delivery changed r\(r)'s JSON") }
-      if await doc.snapshot() != snapshot { session.problem("a refused delivery changed r\(r)'s snapshot") }
+      let snapshotAfter = await doc.snapshot()
+      if snapshotAfter != snapshot {
+        session.problem("a refused delivery changed r\(r)'s snapshot: \(snapshotDifference(snapshot, snapshotAfter) ?? "same content, other bytes")")
+      }
       if await doc.pendingChanges.count != pending { session.problem("a refused delivery changed r\(r)'s pending changes") }
       if await doc.versionVector != vector { session.problem("a refused delivery changed r\(r)'s version vector") }
       if await doc.garbageLength != garbage { session.problem("a refused delivery changed r\(r)'s garbage length") }
