@@ -59,4 +59,36 @@ struct FuzzRegressionTests {
       }
     }
   }
+
+  /// Fuzz seed 348980 (three replicas, CRDT_LONG_TESTS=20). An ArraySet whose target a
+  /// concurrent removal had already removed moves the target's removedAt to its own, later
+  /// ticket (Yorkie keeps the latest removal), but that was not journaled: when a later change
+  /// of the same batch was not ready, the batch rolled back except for that removedAt, and the
+  /// document (its snapshot, and what GC would purge when) was no longer as before.
+  @Test("a refused batch leaves a removed element's removal time as it was, after a concurrent ArraySet")
+  func arraySetOnRemovedElementRollsBack() async throws {
+    let (a, b) = await makeReplicas()
+    try await a.update { root, _ in try root.setNewArray("list").append("x") }
+    try await b.applyChanges(try await a.changes(since: await b.versionVector))
+    try await a.update { root, _ in try root.array("list")!.remove(at: 0) }
+    try await b.update { root, _ in try root.array("list")!.set("y", at: 0) }
+    try await b.update { root, _ in root["one"] = 1 }
+    try await b.update { root, _ in root["two"] = 2 }
+    let fromB = try await b.changes(since: VersionVector())
+    let before = await a.snapshot()
+    // b's ArraySet, then its fourth change without the third: not ready, nothing applies.
+    do {
+      try await a.applyChanges([fromB[0], fromB[2]])
+      Issue.record("a change after a gap was applied")
+    } catch let error as YorkieError {
+      #expect(error.code == .changeNotReady)
+    }
+    let after = await a.snapshot()
+    #expect(after == before, "\(snapshotDifference(before, after) ?? "")")
+    // Applied for real, both replicas converge.
+    try await a.applyChanges(fromB)
+    try await b.applyChanges(try await a.changes(since: await b.versionVector))
+    #expect(await a.toJSON() == b.toJSON())
+    #expect(await a.snapshot() == b.snapshot())
+  }
 }
