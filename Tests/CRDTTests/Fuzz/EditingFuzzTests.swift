@@ -139,7 +139,10 @@ struct EditingFuzzTests {
       if mustFail || thrown != nil {
         session.model = backup
         if await doc.toJSON() != json { session.problem("a failed update changed the JSON to \(await doc.toJSON())") }
-        if await doc.snapshot() != snapshot { session.problem("a failed update changed the snapshot") }
+        let snapshotAfter = await doc.snapshot()
+        if snapshotAfter != snapshot {
+          session.problem("a failed update changed the snapshot: \(snapshotDifference(snapshot, snapshotAfter) ?? "same content, other bytes")")
+        }
         if await doc.pendingChanges.count != pending { session.problem("a failed update recorded a change") }
         if await doc.garbageLength != garbage { session.problem("a failed update changed the garbage length") }
       } else {

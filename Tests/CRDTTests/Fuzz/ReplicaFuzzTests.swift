@@ -222,7 +222,10 @@ struct ReplicaFuzzTests {
     guard session.problems.isEmpty else { return }
     if session.checkOutcome(thrown) || thrown != nil {
       if await doc.toJSON() != json { session.problem("a failed update changed the JSON to \(await doc.toJSON())") }
-      if await doc.snapshot() != snapshot { session.problem("a failed update changed the snapshot") }
+      let snapshotAfter = await doc.snapshot()
+      if snapshotAfter != snapshot {
+        session.problem("a failed update changed the snapshot: \(snapshotDifference(snapshot, snapshotAfter) ?? "same content, other bytes")")
+      }
       if await doc.pendingChanges.count != pending { session.problem("a failed update recorded a change") }
       if await doc.garbageLength != garbage { session.problem("a failed update changed the garbage length") }
       return
@@ -267,7 +270,7 @@ struct ReplicaFuzzTests {
         session.count("delivery of nothing new")
         let (jsonAfter, snapshotAfter) = (await doc.toJSON(), await doc.snapshot())
         if jsonAfter != json || snapshotAfter != snapshot {
-          session.problem("delivering only changes r\(r) had applied changed it")
+          session.problem("delivering only changes r\(r) had applied changed it: \(snapshotDifference(snapshot, snapshotAfter) ?? "same content, other bytes")")
         }
       } else {
         session.count("delivery applied")
