@@ -34,7 +34,8 @@ import Testing
 // value just read from the document (it must read back the same). Some updates throw a `FuzzAbort` of their own halfway, and
 // some pass an expected `YorkieError` on instead of catching it. Between steps, expired proxies
 // are used outside any update, snapshots are loaded into fresh documents, and garbage is
-// collected.
+// collected. Half the seeds edit as `ActorID.initial` first and then call `setActor`, which
+// re-issues the pending changes and rebuilds the content from them.
 //
 // ## What is checked
 //
@@ -120,9 +121,17 @@ struct EditingFuzzTests {
   private func run(seed: UInt64) async throws {
     let session = FuzzSession(seed: seed, readsModelBack: false)
     let doc = Document(key: "fuzz")
-    let actor = ActorID.random(using: &session.rng)
-    try await doc.setActor(actor)
+    let newActor = ActorID.random(using: &session.rng)
+    // Half the seeds edit as the initial actor first, then take an actor, which re-issues the
+    // pending changes and rebuilds the content from them: it must not change.
+    let takesActorAt = session.chance(0.5) ? session.int(1..<(EditingFuzzTests.steps / 2)) : 0
+    var actor = ActorID.initial
     for step in 0..<EditingFuzzTests.steps {
+      if step == takesActorAt {
+        await takeActor(newActor, doc, session)
+        actor = newActor
+        if reportFuzzProblems(session, step: step) { return }
+      }
       let json = await doc.toJSON(), snapshot = await doc.snapshot(), pending = await doc.pendingChanges.count
       let garbage = await doc.garbageLength
       let backup = session.model.copy()
@@ -174,6 +183,39 @@ struct EditingFuzzTests {
     await collectGarbage(doc, actor, session)
     _ = reportFuzzProblems(session, step: EditingFuzzTests.steps)
     print("fuzz seed \(seed) (one replica) done: \(session.statsLine); final JSON \(await doc.toJSON().utf8.count) bytes")
+  }
+
+  /// Sets the actor and checks that the content (rebuilt from the pending changes when there
+  /// are some) is the model's still.
+  private func takeActor(_ actor: ActorID, _ doc: Document, _ session: FuzzSession) async {
+    let json = await doc.toJSON(), pending = await doc.pendingChanges.count
+    session.note("setActor(\(actor)) with \(pending) pending changes")
+    do {
+      try await doc.setActor(actor)
+    } catch {
+      return session.problem("setActor(\(actor)) threw \(error)")
+    }
+    if await doc.toJSON() != json { session.problem("setActor changed the JSON to \(await doc.toJSON())") }
+    if let mismatch = ModelCompare.mismatch(.object(session.model), await doc.value, path: "$") {
+      session.problem("after setActor: \(mismatch)")
+    }
+    let changes = await doc.pendingChanges
+    if changes.count != pending || changes.contains(where: { $0.id.actorID != actor }) {
+      session.problem("setActor left \(changes.count) pending changes (of \(pending)), by \(Set(changes.map(\.id.actorID)))")
+    }
+    if let problem = await doc.checkInvariants() { session.problem("invariant after setActor: \(problem)") }
+    // The removed elements' IDs named the initial actor: they name nothing now.
+    func forget(_ node: ModelNode) {
+      switch node {
+      case .object(let object): object.members.forEach { forget($0.node) }
+      case .array(let array):
+        array.purgedIDs += array.tombstoneIDs
+        array.tombstoneIDs = []
+        array.items.forEach(forget)
+      default: break
+      }
+    }
+    forget(.object(session.model))
   }
 
   /// Collects every piece of garbage (a one-replica document: its vector at the maximum).
