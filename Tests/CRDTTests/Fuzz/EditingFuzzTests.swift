@@ -108,7 +108,7 @@ func checkSnapshotRoundTrip(_ doc: Document, _ session: FuzzSession) async {
 
 @Suite("Fuzz: editing API against a model")
 struct EditingFuzzTests {
-  static let steps = 250
+  static let steps = 300
 
   @Test("random updates on one replica agree with a model of its content")
   func oneReplica() async throws {
