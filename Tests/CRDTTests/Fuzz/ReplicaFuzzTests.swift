@@ -6,13 +6,13 @@ import Testing
 //
 // (EditingFuzzTests.swift documents the fuzzers as a whole, and how to replay a seed.)
 //
-// Three replicas with random actors (`ActorID.random(using:)`) edit and exchange changes by
-// hand. Each step is one of:
+// Three replicas with random actors (`ActorID.random(using:)`) start from a shared text,
+// array, object and counter, edit and exchange changes by hand. Each step is one of:
 //
-// - a local update on one replica (or on all three, one after the other), made as in the one-replica fuzzer, against a model read
-//   back through the proxies at the start of the update (remote changes arrive between
-//   updates), and checked against `Document.value` after it; the change it records joins its
-//   author's log;
+// - a local update on one replica (or on all three, one after the other), made as in the
+//   one-replica fuzzer, against a model read back through the proxies at the start of the
+//   update (remote changes arrive between updates), and checked against `Document.value` and
+//   `toJSON()` after it; the change it records joins its author's log;
 // - a delivery to one replica through `applyChanges(_:)`: an author's next changes in order,
 //   sometimes after a replay of ones already applied; one change out of causal order; a
 //   shuffled batch from several authors; a replay of applied changes (own ones included);
@@ -24,9 +24,11 @@ import Testing
 //   `toSortedJSON()` everywhere, and often garbage collection on some replicas with the
 //   minimum of the three version vectors (safe then: nothing is in flight), which must leave
 //   no garbage at all;
-// - garbage collection, with the minimum of the three vectors, on a replica that has applied
-//   every change while the others may lag (their later changes may then name what it purged);
-// - a snapshot of a replica loaded into a fresh document (same JSON, value, bytes);
+// - garbage collection, with the minimum of the three vectors, on a replica brought up to date
+//   while the others may lag (their later changes may then name what it purged);
+// - a snapshot of a replica loaded into a fresh document (same JSON, value, bytes), or into a
+//   follower that then receives, with the replica, the changes the replica lacks (both must
+//   keep showing the same JSON);
 // - `setActor` calls that must be refused (`invalidActorID`, `actorNotSet`) or do nothing;
 // - expired proxies used outside any update.
 //
@@ -34,11 +36,13 @@ import Testing
 // it applied. It predicts every delivery: applied (skipping changes already integrated), or
 // refused with `changeNotReady` (an author's change before its predecessor, or one whose
 // version vector has seen changes the receiver lacks), in which case toJSON, snapshot,
-// pending changes and version vector must be unchanged. After every step: `checkInvariants()`
+// pending changes, version vector and garbage length must be unchanged; a delivery of only
+// changes already applied must change nothing either. After every step: `checkInvariants()`
 // is nil on each replica; each replica's version vector has, for every other author, exactly
-// the lamport of the last change of that author it applied; replicas that applied the same
-// changes show the same `toJSON()`; `changes(since:)` includes every pending change the
-// receiver lacks.
+// the lamport of the last change with operations of that author it applied; replicas that
+// applied the same changes show the same `toJSON()` and hold the same presences;
+// `changes(since:)` includes every pending change the receiver lacks; a peer's pack
+// acknowledges none of the receiver's changes.
 
 /// Which changes exist and which replica applied which: predicts deliveries.
 final class ExchangeTracker {
