@@ -109,7 +109,7 @@ package enum PrimitiveValue: Hashable, Sendable {
     case .double(let d): return .double(d)
     case .string(let s): return .string(s)
     case .bytes(let b): return .bytes(b)
-    case .date(let ms): return .date(Date(timeIntervalSince1970: Double(ms) / 1000))
+    case .date(let ms): return .date(PrimitiveValue.date(milliseconds: ms))
     }
   }
 
@@ -122,13 +122,33 @@ package enum PrimitiveValue: Hashable, Sendable {
     case .double(let d): writer.double(d)
     case .string(let s): writer.string(s)
     case .bytes(let b): writer.string(b.base64EncodedString())
-    case .date(let ms): writer.string(JSONWriter.formatDate(Date(timeIntervalSince1970: Double(ms) / 1000)))
+    case .date(let ms): writer.string(JSONWriter.formatDate(PrimitiveValue.date(milliseconds: ms)))
     }
   }
 
   /// Converts a Foundation date to whole milliseconds (rounded down, as JS dates hold).
-  package static func milliseconds(_ date: Date) -> Int64 {
-    Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+  ///
+  /// - Throws: `invalidNumber` for a date no JavaScript date can hold: NaN, or more than
+  ///   100,000,000 days (8.64e15 ms) from 1970.
+  package static func milliseconds(_ date: Date) throws(YorkieError) -> Int64 {
+    let ms = (date.timeIntervalSince1970 * 1000).rounded(.down)
+    // NaN fails both comparisons.
+    guard ms >= -8.64e15 && ms <= 8.64e15 else {
+      throw YorkieError(.invalidNumber, "a document cannot hold the date \(date.timeIntervalSince1970) s from 1970: JavaScript dates reach 8.64e15 ms either way")
+    }
+    return Int64(ms)
+  }
+
+  /// The date `ms` milliseconds from 1970 that rounds down to `ms` again. A `Date` counts
+  /// seconds from 2001 in a `Double`, so `Date(timeIntervalSince1970: ms / 1000)` can fall a
+  /// hair short of its millisecond (about one date in 25 after 1970, one in 5 before), which
+  /// then printed, and was written back, as the millisecond before.
+  package static func date(milliseconds ms: Int64) -> Date {
+    var date = Date(timeIntervalSince1970: Double(ms) / 1000)
+    while (date.timeIntervalSince1970 * 1000).rounded(.down) < Double(ms) {
+      date = Date(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate.nextUp)
+    }
+    return date
   }
 }
 

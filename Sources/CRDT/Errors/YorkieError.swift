@@ -23,7 +23,8 @@ public struct YorkieError: Error, Sendable, CustomStringConvertible {
     public static let invalidKey = Code("invalidKey")
     /// An index or range outside the container.
     public static let indexOutOfBounds = Code("indexOutOfBounds")
-    /// A number JSON cannot carry (NaN or infinite).
+    /// A number JSON cannot carry (NaN or infinite), or a date a JavaScript date cannot (NaN, or
+    /// more than 100,000,000 days from 1970).
     public static let invalidNumber = Code("invalidNumber")
     /// An actor ID that is not 12 bytes / 24 hex characters.
     public static let invalidActorID = Code("invalidActorID")

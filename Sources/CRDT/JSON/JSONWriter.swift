@@ -55,7 +55,9 @@ package struct JSONWriter {
     case .double(let d): double(d)
     case .string(let s): string(s)
     case .bytes(let data): string(data.base64EncodedString())
-    case .date(let date): string(JSONWriter.formatDate(date))
+    case .date(let date):
+      // As JSON.stringify prints a date JavaScript cannot hold (NaN, or past 8.64e15 ms).
+      if (try? PrimitiveValue.milliseconds(date)) != nil { string(JSONWriter.formatDate(date)) } else { raw("null") }
     case .array(let items):
       raw("[")
       for (index, item) in items.enumerated() {

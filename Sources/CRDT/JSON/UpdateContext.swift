@@ -118,7 +118,7 @@ package final class UpdateContext {
       primitive = .double(d)
     case .string(let s): primitive = .string(s)
     case .bytes(let b): primitive = .bytes(b)
-    case .date(let d): primitive = .date(PrimitiveValue.milliseconds(d))
+    case .date(let d): primitive = .date(try PrimitiveValue.milliseconds(d))
     case .array, .object: return nil
     }
     return CRDTPrimitive(primitive, createdAt: issueTicket())
@@ -187,7 +187,7 @@ package final class UpdateContext {
       return .primitive(.double(d), meta)
     case .string(let s): return .primitive(.string(s), meta)
     case .bytes(let b): return .primitive(.bytes(b), meta)
-    case .date(let d): return .primitive(.date(PrimitiveValue.milliseconds(d)), meta)
+    case .date(let d): return .primitive(.date(try PrimitiveValue.milliseconds(d)), meta)
     case .array(let items):
       var nodes: [ElementSnapshot.ArrayNode] = []
       nodes.reserveCapacity(items.count)
@@ -208,6 +208,8 @@ package final class UpdateContext {
     switch value {
     case .double(let d):
       guard d.isFinite else { throw YorkieError(.invalidNumber, "a document cannot hold the double \(d)") }
+    case .date(let d):
+      _ = try PrimitiveValue.milliseconds(d)
     case .array(let items):
       for item in items { try validate(item) }
     case .object(let object):

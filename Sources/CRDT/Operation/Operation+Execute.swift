@@ -163,10 +163,14 @@ extension Operation {
       root.register(element, parent: array)
       journal.append(.root(.deregister(element)))
       let oldRemovedAt = target.removedAt
-      if array.remove(createdAt: createdAt, executedAt: executedAt) != nil {
+      // A target a concurrent removal got first still takes this later removal time (as in
+      // Remove): journal that too, or a rollback would keep it.
+      if array.remove(createdAt: createdAt, executedAt: executedAt) != nil || target.removedAt != oldRemovedAt {
         journal.append(.array(array, .restoreElement(target, removedAt: oldRemovedAt)))
-        root.registerRemoved(target, parent: array)
-        journal.append(.root(.unregisterRemoved(createdAt)))
+        if oldRemovedAt == nil {
+          root.registerRemoved(target, parent: array)
+          journal.append(.root(.unregisterRemoved(createdAt)))
+        }
       }
       guard wantsInfo, let path = root.path(of: array.createdAt) else { return [] }
       return [OperationInfo(type: .arraySet, path: path)]
