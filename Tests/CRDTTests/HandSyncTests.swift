@@ -195,10 +195,15 @@ struct HandSyncTests {
       #expect(error.code == .actorNotSet)
     }
     #expect(await a.actorID == actor(1))
+    // Not even once its changes are acknowledged: peers know them by actor and sequence.
     try await a.acknowledgeChanges(through: 1)
-    try await a.setActor(actor(2))
-    #expect(await a.actorID == actor(2))
+    await #expect(throws: YorkieError.self) { try await a.setActor(actor(2)) }
+    #expect(await a.actorID == actor(1))
     await #expect(throws: YorkieError.self) { try await a.setActor(.initial) }
+    // A replica that has exchanged nothing may still change its mind.
+    let b = try await replica(5)
+    try await b.setActor(actor(6))
+    #expect(await b.actorID == actor(6))
 
     // A replica that took remote changes as the initial actor cannot re-issue local ones.
     let source = try await replica(3)

@@ -189,8 +189,8 @@ public actor Document {
   /// - While the replica still writes as ``ActorID/initial``, its local changes are re-issued
   ///   under the new actor (and the content rebuilt from them), so what it sends and what it
   ///   shows name the same tickets.
-  /// - Once it has an actor, it may take another only when it has no pending local changes
-  ///   (changes that may already have reached a peer under the old actor cannot be renamed).
+  /// - Once it has an actor, it may take another only while it has made no change and applied
+  ///   none: peers know a replica's changes by its actor and client sequence.
   ///
   /// - Throws: ``YorkieError`` `actorNotSet` when the actor cannot change (see above), or
   ///   `invalidActorID` for ``ActorID/initial``. Nothing changes then.
@@ -220,8 +220,11 @@ public actor Document {
       localChanges = renamed
       root = rebuilt
       verifyInvariants(after: "setActor")
-    } else if old != .initial && !localChanges.isEmpty {
-      throw YorkieError(.actorNotSet, "the replica writes as \(old) and has \(localChanges.count) pending change(s); it can take another actor only when none is pending")
+    } else if old != .initial && (changeID.clientSeq > 0 || !lastClientSeq.isEmpty || checkpoint != .initial) {
+      // Peers know this replica's changes by its actor and client sequence, and its version
+      // vector names the changes it has: renaming either would make peers and this replica
+      // refuse each other's next changes.
+      throw YorkieError(.actorNotSet, "the replica already exchanged changes as \(old); it cannot take another actor (make a new Document for \(actorID))")
     }
     if let presence = presenceMap.removeValue(forKey: old) { presenceMap[actorID] = presence }
     changeID = changeID.replacingActor(old, with: actorID)
