@@ -122,7 +122,14 @@ package enum PrimitiveValue: Hashable, Sendable {
     case .double(let d): writer.double(d)
     case .string(let s): writer.string(s)
     case .bytes(let b): writer.string(b.base64EncodedString())
-    case .date(let ms): writer.string(JSONWriter.formatDate(PrimitiveValue.date(milliseconds: ms)))
+    case .date(let ms):
+      // A snapshot or change from the wire may carry any 64-bit count; JavaScript holds dates
+      // up to 8.64e15 ms either way and JSON.stringify prints the others as null.
+      if ms >= -8_640_000_000_000_000 && ms <= 8_640_000_000_000_000 {
+        writer.string(JSONWriter.formatDate(PrimitiveValue.date(milliseconds: ms)))
+      } else {
+        writer.raw("null")
+      }
     }
   }
 

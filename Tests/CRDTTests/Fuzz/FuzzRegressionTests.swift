@@ -92,3 +92,15 @@ struct FuzzRegressionTests {
     #expect(await a.snapshot() == b.snapshot())
   }
 }
+
+@Test("a date from the wire past what JavaScript holds prints as null instead of crashing")
+func wireDatesPastJavaScriptRangePrintAsNull() async throws {
+  for ms in [Int64.min, Int64.max, -8_640_000_000_000_001, 8_640_000_000_000_001] {
+    let object = CRDTObject(createdAt: TimeTicket(lamport: 0, delimiter: 0, actorID: .initial))
+    object.insertDecoded("d", CRDTPrimitive(.date(ms), createdAt: TimeTicket(lamport: 1, delimiter: 1, actorID: .initial)))
+    #expect(object.toJSON() == #"{"d":null}"#)
+  }
+  let object = CRDTObject(createdAt: TimeTicket(lamport: 0, delimiter: 0, actorID: .initial))
+  object.insertDecoded("d", CRDTPrimitive(.date(8_640_000_000_000_000), createdAt: TimeTicket(lamport: 1, delimiter: 1, actorID: .initial)))
+  #expect(object.toJSON() == #"{"d":"+275760-09-13T00:00:00.000Z"}"#)
+}
