@@ -249,3 +249,22 @@ struct HandSyncTests {
     #expect(try ActorID(hex: a[0].hex) == a[0])
   }
 }
+
+@Test("a presence value JSON cannot carry fails the update and changes nothing")
+func presenceRejectsNonJSONNumbers() async throws {
+  let doc = Document(key: "p")
+  try await doc.setActor(actor(1))
+  await doc.setStatus(.attached)
+  try await doc.update { _, presence in presence.set(["cursor": 1]) }
+  for bad: JSONValue in [.double(.nan), .double(.infinity), ["nested": .double(-.infinity)]] {
+    do {
+      try await doc.update { _, presence in presence.set(["cursor": 2, "bad": bad]) }
+      Issue.record("presence accepted \(bad)")
+    } catch let error as YorkieError {
+      #expect(error.code == .invalidNumber)
+      #expect(error.message.hasPrefix(#"presence key "bad""#))
+    }
+  }
+  #expect(await doc.myPresence == ["cursor": 1])
+  #expect(await doc.pendingChanges.count == 1)
+}

@@ -27,6 +27,16 @@ public final class Presence {
   /// Sets the given keys, keeping the others.
   public func set(_ values: [String: JSONValue]) {
     guard isWritable("set") else { return }
+    // Presence travels as JSON: a value JSON cannot carry (NaN, an infinite double, a date
+    // JavaScript cannot hold) would reach peers differently by each path, so it fails the update.
+    for (key, value) in values {
+      do {
+        try UpdateContext.validate(value)
+      } catch {
+        context.record(YorkieError(error.code, "presence key \"\(key)\": \(error.message)"))
+        return
+      }
+    }
     for (key, value) in values { data[key] = value }
     change = .put(data)
   }
