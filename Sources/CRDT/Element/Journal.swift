@@ -15,6 +15,12 @@
 /// created is unlinked only after every record naming it was undone; and an element that left
 /// the tree (or never entered it) is still alive for every record that names it, so a rollback
 /// can never touch freed memory, whatever the transaction did.
+///
+/// `@exclusivity(unchecked)` on the journal's state: see the invariant on ``CRDTElement``. The
+/// journal is confined to its document's actor, and no access to its storage overlaps another:
+/// an undo runs after its record was taken off the list, and element undo methods never reach
+/// the journal. It pays: every mutation appends a record (without it, automerge_paper_batched
+/// takes 72 ms instead of 56 ms).
 package final class Journal {
   package enum Record {
     /// Registry and garbage bookkeeping, undone by the root.
@@ -24,19 +30,28 @@ package final class Journal {
     case object(CRDTObject, CRDTObject.Undo)
     case array(CRDTArray, CRDTArray.Undo)
     case counter(CRDTCounter, CRDTCounter.Undo)
-    case text(CRDTText, CRDTText.Undo)
+    /// A text's record names the text by its index in ``heldTexts`` (see ``append(_:_:)``).
+    case text(Int32, CRDTText.Undo)
   }
+
+  /// The texts that records of this transaction name, each once per run of records: a record
+  /// holds an index here instead of a reference, so typing (thousands of records on one text)
+  /// costs no reference counting per record. The array retains each text until the
+  /// transaction ends, so every index a record holds names a live text.
+  /// Invariant: `lastText`, when set, is `heldTexts.last`.
+  @exclusivity(unchecked) private var heldTexts: [CRDTText] = []
+  @exclusivity(unchecked) private var lastText: CRDTText?
 
   /// The records of this transaction: the current chunk, and the full chunks before it. A
   /// large transaction (a whole trace in one update) grows by chunks instead of copying every
   /// record each time its buffer doubles.
-  private var records: [Record] = []
-  private var fullChunks: [[Record]] = []
+  @exclusivity(unchecked) private var records: [Record] = []
+  @exclusivity(unchecked) private var fullChunks: [[Record]] = []
   private static let chunkSize = 4096
   /// The counter whose value before this transaction is already recorded: a run of increases
   /// of one counter needs one record (rollback restores the oldest value anyway). Cleared with
   /// the records, and whenever a rollback to a savepoint may have dropped its record.
-  private var journaledCounter: CRDTCounter?
+  @exclusivity(unchecked) private var journaledCounter: CRDTCounter?
 
   package init() {}
 
@@ -62,15 +77,29 @@ package final class Journal {
     }
   }
 
+  /// Records how to undo a change of `text`.
+  @inline(__always) package func append(_ text: CRDTText, _ undo: CRDTText.Undo) {
+    append(.text(hold(text), undo))
+  }
+
+  /// The index of `text` in ``heldTexts``, adding it unless it is the last one held.
+  @inline(__always) private func hold(_ text: CRDTText) -> Int32 {
+    if lastText !== text {
+      heldTexts.append(text)
+      lastText = text
+    }
+    return Int32(heldTexts.count - 1)
+  }
+
   /// Records how to unlink the piece `handle` just inserted into `text`: the last record grows
   /// when it unlinks the piece made right before.
   @inline(__always) package func appendUnlinkInserted(_ text: CRDTText, _ handle: Int32) {
     if let last = records.last, case .text(let held, .unlinkInserted(let first, let end)) = last,
-      held === text, end &+ 1 == handle {
+      lastText === text, Int(held) == heldTexts.count - 1, end &+ 1 == handle {
       records[records.count - 1] = .text(held, .unlinkInserted(first: first, last: handle))
       return
     }
-    append(.text(text, .unlinkInserted(first: handle, last: handle)))
+    append(text, .unlinkInserted(first: handle, last: handle))
   }
 
   /// Records `counter`'s value unless this transaction already recorded it last.
@@ -83,6 +112,8 @@ package final class Journal {
   /// Forgets the records, keeping the buffer for the next transaction.
   package func commit() {
     journaledCounter = nil
+    lastText = nil
+    heldTexts.removeAll(keepingCapacity: true)
     if let first = fullChunks.first {
       // Keep one chunk's buffer for the next transaction.
       fullChunks.removeAll()
@@ -116,7 +147,7 @@ package final class Journal {
     case .object(let object, let undo): object.undo(undo, root: root)
     case .array(let array, let undo): array.undo(undo, root: root)
     case .counter(let counter, let undo): counter.undo(undo)
-    case .text(let text, let undo): text.undo(undo)
+    case .text(let held, let undo): heldTexts[Int(held)].undo(undo)
     }
   }
 }

@@ -41,7 +41,7 @@ extension CRDTText {
           let from = index.offset(of: target)
           ranges.append((from, from + Int(arena[Int(target)].length)))
         }
-        journal.append(.text(self, .removal(target, nil)))
+        journal.append(self, .removal(target, nil))
         setRemovedAt(target, executedAt)
         index.setWeight(target, 0)
         removed.append(target)
@@ -82,7 +82,7 @@ extension CRDTText {
           let overlapEnd = Swift.min(pieceEnd, span.end)
           if let removedAt = removedAt(piece) {
             let target = isolate(piece, from: cursor, to: overlapEnd, journal: journal)
-            journal.append(.text(self, .removal(target, removedAt)))
+            journal.append(self, .removal(target, removedAt))
             setRemovedAt(target, nil)
             index.setWeight(target, Int(arena[Int(target)].length))
             revived.append(target)
@@ -221,7 +221,7 @@ extension CRDTText {
                       after: anchor)
     if insPrev >= 0 { arena[Int(insPrev)].insNext = handle } else { setFirstPiece(packed, handle) }
     if insNext >= 0 { arena[Int(insNext)].insPrev = handle }
-    journal.append(.text(self, .recreated(handle)))
+    journal.append(self, .recreated(handle))
     return handle
   }
 

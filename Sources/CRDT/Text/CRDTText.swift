@@ -499,7 +499,7 @@ package final class CRDTText: CRDTElement {
         }
         candidate = arena[Int(handle)].next
         remaining -= Int(arena[Int(handle)].length)
-        journal.append(.text(self, .removal(handle, nil)))
+        journal.append(self, .removal(handle, nil))
         arena[Int(handle)].removal = storeRemoval(packedEditedAt)
         index.setWeight(handle, 0)
         removedCount += 1
@@ -510,7 +510,7 @@ package final class CRDTText: CRDTElement {
       while handle >= 0 && handle != toRight {
         let next = arena[Int(handle)].next
         if canDelete(handle, editedAt: editedAt, knowledge: &knowledge) {
-          journal.append(.text(self, .removal(handle, removedAt(handle))))
+          journal.append(self, .removal(handle, removedAt(handle)))
           setRemovedAt(handle, editedAt)
           index.setWeight(handle, 0)
           removedCount += 1
@@ -618,7 +618,7 @@ package final class CRDTText: CRDTElement {
           result.tombstones.append((handle, key))
         }
         if set != before {
-          journal.append(.text(self, .attributes(handle, node.attributes >= 0 ? before : nil)))
+          journal.append(self, .attributes(handle, node.attributes >= 0 ? before : nil))
           setAttributes(handle, set)
         }
       }
@@ -660,7 +660,7 @@ package final class CRDTText: CRDTElement {
     let rightHandle = link(right, after: handle)
     if node.insNext >= 0 { arena[Int(node.insNext)].insPrev = rightHandle }
     arena[Int(handle)].insNext = rightHandle
-    journal.append(.text(self, .split(left: handle, right: rightHandle)))
+    journal.append(self, .split(left: handle, right: rightHandle))
     if node.isRemoved || (attributeSet >= 0 && attributeSets[Int(attributeSet)].entries.contains { $0.isRemoved }) {
       splitGarbage.append(rightHandle)
     }
