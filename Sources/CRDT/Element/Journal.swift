@@ -27,8 +27,10 @@ package final class Journal {
     case root(CRDTRoot.Undo)
     /// Gives an element back the removal ticket it had (object members and other tombstones).
     case removedAt(CRDTElement, TimeTicket?)
-    case object(CRDTObject, CRDTObject.Undo)
-    case array(CRDTArray, CRDTArray.Undo)
+    /// An object's record names the object by its index in ``heldObjects``.
+    case object(Int32, CRDTObject.Undo)
+    /// An array's record names the array by its index in ``heldArrays``.
+    case array(Int32, CRDTArray.Undo)
     case counter(CRDTCounter, CRDTCounter.Undo)
     /// A text's record names the text by its index in ``heldTexts`` (see ``append(_:_:)``).
     case text(Int32, CRDTText.Undo)
@@ -37,10 +39,16 @@ package final class Journal {
   /// The texts that records of this transaction name, each once per run of records: a record
   /// holds an index here instead of a reference, so typing (thousands of records on one text)
   /// costs no reference counting per record. The array retains each text until the
-  /// transaction ends, so every index a record holds names a live text.
-  /// Invariant: `lastText`, when set, is `heldTexts.last`.
+  /// transaction ends (a rollback to a savepoint keeps it), so every index a record holds names
+  /// a live text. Invariant: `lastText`, when set, is `heldTexts.last`; likewise for arrays
+  /// and objects.
   @exclusivity(unchecked) private var heldTexts: [CRDTText] = []
   @exclusivity(unchecked) private var lastText: CRDTText?
+  /// The same for arrays and objects (an append to a list, a set of a key: one record each).
+  @exclusivity(unchecked) private var heldArrays: [CRDTArray] = []
+  @exclusivity(unchecked) private var lastArray: CRDTArray?
+  @exclusivity(unchecked) private var heldObjects: [CRDTObject] = []
+  @exclusivity(unchecked) private var lastObject: CRDTObject?
 
   /// The records of this transaction: the current chunk, and the full chunks before it. A
   /// large transaction (a whole trace in one update) grows by chunks instead of copying every
@@ -82,6 +90,24 @@ package final class Journal {
     append(.text(hold(text), undo))
   }
 
+  /// Records how to undo a change of `array`.
+  @inline(__always) package func append(_ array: CRDTArray, _ undo: CRDTArray.Undo) {
+    if lastArray !== array {
+      heldArrays.append(array)
+      lastArray = array
+    }
+    append(.array(Int32(heldArrays.count - 1), undo))
+  }
+
+  /// Records how to undo a change of `object`.
+  @inline(__always) package func append(_ object: CRDTObject, _ undo: CRDTObject.Undo) {
+    if lastObject !== object {
+      heldObjects.append(object)
+      lastObject = object
+    }
+    append(.object(Int32(heldObjects.count - 1), undo))
+  }
+
   /// The index of `text` in ``heldTexts``, adding it unless it is the last one held.
   @inline(__always) private func hold(_ text: CRDTText) -> Int32 {
     if lastText !== text {
@@ -114,6 +140,10 @@ package final class Journal {
     journaledCounter = nil
     lastText = nil
     heldTexts.removeAll(keepingCapacity: true)
+    lastArray = nil
+    heldArrays.removeAll(keepingCapacity: true)
+    lastObject = nil
+    heldObjects.removeAll(keepingCapacity: true)
     if let first = fullChunks.first {
       // Keep one chunk's buffer for the next transaction.
       fullChunks.removeAll()
@@ -144,8 +174,8 @@ package final class Journal {
     switch record {
     case .root(let undo): root.undo(undo)
     case .removedAt(let element, let old): element.removedAt = old
-    case .object(let object, let undo): object.undo(undo, root: root)
-    case .array(let array, let undo): array.undo(undo, root: root)
+    case .object(let held, let undo): heldObjects[Int(held)].undo(undo, root: root)
+    case .array(let held, let undo): heldArrays[Int(held)].undo(undo, root: root)
     case .counter(let counter, let undo): counter.undo(undo)
     case .text(let held, let undo): heldTexts[Int(held)].undo(undo)
     }

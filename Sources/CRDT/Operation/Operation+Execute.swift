@@ -14,7 +14,7 @@ extension Operation {
       tombstoned = tombstone === result.previous ? .previousWinner : .element
       root.registerRemoved(tombstone, parent: object)
     }
-    journal.append(.object(object, .set(key: key, element: element, previousWinner: result.previous, tombstone: tombstoned)))
+    journal.append(object, .set(key: key, element: element, previousWinner: result.previous, tombstone: tombstoned))
     guard wantsInfo, let path = root.path(of: object.createdAt) else { return [] }
     return [OperationInfo(type: .set, path: path, key: key)]
   }
@@ -26,7 +26,7 @@ extension Operation {
                        anchorHint: Int32 = -1, root: CRDTRoot, journal: Journal, wantsInfo: Bool) -> [OperationInfo] {
     array.insert(element, afterPosition: previousCreatedAt, executedAt: executedAt, anchorHint: anchorHint)
     root.register(element, parent: array)
-    journal.append(.array(array, .insert(element)))
+    journal.append(array, .insert(element))
     if element.isRemoved {
       root.registerRemoved(element, parent: array)
       journal.append(.root(.unregisterRemoved(element.createdAt)))
@@ -106,7 +106,7 @@ extension Operation {
       guard let result = array.move(createdAt, afterPosition: previousCreatedAt, executedAt: executedAt) else {
         throw YorkieError(.elementNotFound, "array \(array.createdAt) cannot move \(createdAt) after \(previousCreatedAt)")
       }
-      journal.append(.array(array, .move(result)))
+      journal.append(array, .move(result))
       let dead = array.nodes[Int(result.deadPosition)]
       let pair = CRDTRoot.GCPair(parent: array, child: .arrayPosition(dead.id), removedAt: dead.removedAt ?? executedAt)
       root.registerGCPair(pair)
@@ -136,7 +136,7 @@ extension Operation {
         let oldRemovedAt = element.removedAt
         let index = wantsInfo ? CRDTArray.infoIndex(array, createdAt) : nil
         if array.remove(createdAt: createdAt, executedAt: executedAt) != nil || element.removedAt != oldRemovedAt {
-          journal.append(.array(array, .restoreElement(element, removedAt: oldRemovedAt)))
+          journal.append(array, .restoreElement(element, removedAt: oldRemovedAt))
           if oldRemovedAt == nil {
             root.registerRemoved(element, parent: array)
             journal.append(.root(.unregisterRemoved(createdAt)))
@@ -159,14 +159,14 @@ extension Operation {
       let anchor = array.position(withID: createdAt) != nil ? createdAt : array.nodes[Int(position)].id
       let element = value.materialize(adopting: adopting)
       array.insert(element, afterPosition: anchor, executedAt: executedAt)
-      journal.append(.array(array, .unlink(element)))
+      journal.append(array, .unlink(element))
       root.register(element, parent: array)
       journal.append(.root(.deregister(element)))
       let oldRemovedAt = target.removedAt
       // A target a concurrent removal got first still takes this later removal time (as in
       // Remove): journal that too, or a rollback would keep it.
       if array.remove(createdAt: createdAt, executedAt: executedAt) != nil || target.removedAt != oldRemovedAt {
-        journal.append(.array(array, .restoreElement(target, removedAt: oldRemovedAt)))
+        journal.append(array, .restoreElement(target, removedAt: oldRemovedAt))
         if oldRemovedAt == nil {
           root.registerRemoved(target, parent: array)
           journal.append(.root(.unregisterRemoved(createdAt)))
