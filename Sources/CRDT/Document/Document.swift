@@ -414,11 +414,20 @@ public actor Document {
     let wantsInfo = !subscribers.isEmpty
     var events: [DocEvent] = []
     do {
+      // The causal checks read each author's last sequence, so they write it at once; a
+      // server's answer (often a long run of one author's changes) writes it once per run.
+      var run: (author: ActorID, clientSeq: UInt32)?
       for change in changes {
         guard try isNew(change, checksCausality: checksCausality) else { continue }
         events.append(contentsOf: try apply(change, journal: journal, wantsInfo: wantsInfo))
-        lastClientSeq[change.id.actorID] = change.id.clientSeq
+        if checksCausality {
+          lastClientSeq[change.id.actorID] = change.id.clientSeq
+        } else {
+          if let done = run, done.author != change.id.actorID { lastClientSeq[done.author] = done.clientSeq }
+          run = (change.id.actorID, change.id.clientSeq)
+        }
       }
+      if let done = run { lastClientSeq[done.author] = done.clientSeq }
     } catch {
       journal.rollBack(root)
       changeID = savedChangeID
