@@ -254,14 +254,19 @@ import Testing
   func repeatedMemberTicketsAreRefused() throws {
     // Found by the CRDT_INTERNAL_CHECKS run of randomCorruptionNeverCrashes: a mutated byte
     // gave two members one ticket, which broke the object's order invariant after loading.
-    let ticket = TimeTicket(lamport: 1, delimiter: 2, actorID: alice)
+    // Encode two members created at delimiters 2 and 3, then make the second ticket's delimiter
+    // 2 in the bytes (field 2 of a TimeTicket, a varint: 0x10 0x03 -> 0x10 0x02).
     let object = CRDTObject(createdAt: TimeTicket(lamport: 1, delimiter: 1, actorID: alice))
-    object.insertDecoded("a", CRDTPrimitive(.integer(1), createdAt: ticket))
-    object.insertDecoded("b", CRDTPrimitive(.integer(2), createdAt: ticket))
+    object.insertDecoded("a", CRDTPrimitive(.integer(1), createdAt: TimeTicket(lamport: 1, delimiter: 2, actorID: alice)))
+    object.insertDecoded("b", CRDTPrimitive(.integer(2), createdAt: TimeTicket(lamport: 1, delimiter: 3, actorID: alice)))
     var writer = ProtoWriter(capacity: 64)
     ElementCodec.encode(object, into: &writer)
+    var bytes = [UInt8](writer.data)
+    #expect(throws: Never.self) { try ElementCodec.decode(Data(bytes)) }
+    let at = try #require((0..<bytes.count - 1).last { bytes[$0] == 0x10 && bytes[$0 + 1] == 0x03 })
+    bytes[at + 1] = 0x02
     do {
-      _ = try ElementCodec.decode(writer.data)
+      _ = try ElementCodec.decode(Data(bytes))
       Issue.record("an object with a repeated member ticket was decoded")
     } catch let error as YorkieError {
       #expect(error.code == .invalidWireData)

@@ -3,8 +3,11 @@ extension CRDTObject {
   package enum Undo {
     /// Undoes a Set in one record: forgets the tombstone the Set registered (reviving the
     /// evicted winner), forgets the new element and its subtree, and gives the key back to the
-    /// previous winner.
-    case set(key: String, element: CRDTElement, previousWinner: CRDTElement?, tombstone: SetTombstone)
+    /// previous winner. Both elements are named by creation ticket: a Set is the hot path of
+    /// objects, and tickets cost no reference counting. They are found again because members
+    /// leave an object only by garbage collection, which never runs inside a transaction, and
+    /// by the undo of their own Set, which runs after every record made after it.
+    case set(element: TimeTicket, previousWinner: TimeTicket?, tombstone: SetTombstone)
   }
 
   /// Which element an object Set turned into a tombstone.
@@ -20,7 +23,17 @@ extension CRDTObject {
   /// Applies one undo record (rollback only).
   package func undo(_ record: Undo, root: CRDTRoot) {
     switch record {
-    case .set(let key, let element, let previousWinner, let tombstone):
+    case .set(let createdAt, let previousCreatedAt, let tombstone):
+      guard let element = element(createdAt: createdAt), let key = key(of: createdAt) else {
+        preconditionFailure("object \(self.createdAt) lost the member \(createdAt) its Set record names")
+      }
+      var previousWinner: CRDTElement?
+      if let previousCreatedAt {
+        guard let previous = self.element(createdAt: previousCreatedAt) else {
+          preconditionFailure("object \(self.createdAt) lost the member \(previousCreatedAt) its Set record names")
+        }
+        previousWinner = previous
+      }
       switch tombstone {
       case .none:
         break

@@ -71,8 +71,13 @@ package final class CRDTObject: CRDTElement {
   /// than the time the current occupant was positioned. (The JS SDK leaves a late loser visible
   /// when the occupant is already a tombstone, yorkie-js-sdk#1376; here it is always a
   /// tombstone, as in Go.)
-  package func set(_ key: String, _ element: CRDTElement, executedAt: TimeTicket) -> SetResult {
-    insertMember(Member(key: key, element: element))
+  ///
+  /// - Throws: `invalidChangePack` when a member already has `element`'s creation ticket (a
+  ///   forged or corrupted change: members are found by that ticket). Nothing changes then.
+  package func set(_ key: String, _ element: CRDTElement, executedAt: TimeTicket) throws(YorkieError) -> SetResult {
+    guard insertMember(Member(key: key, element: element)) else {
+      throw YorkieError(.invalidChangePack, "object \(createdAt) already has a member created at \(element.createdAt)")
+    }
     // One lookup of the key: find the slot once, then read and replace in place.
     guard let slot = winner.slot(of: key) else {
       winner.add(key, element)
@@ -129,7 +134,10 @@ package final class CRDTObject: CRDTElement {
     winner[key] = element
   }
 
-  private func insertMember(_ member: Member) {
+  /// Inserts `member` in creation order; false (and nothing inserted) when a member already
+  /// has its creation ticket. Appending a newer ticket, the common case, costs no search.
+  @discardableResult
+  private func insertMember(_ member: Member) -> Bool {
     if let last = members.last, !member.element.createdAt.isAfter(last.element.createdAt) {
       var low = 0
       var high = members.count
@@ -137,10 +145,12 @@ package final class CRDTObject: CRDTElement {
         let mid = (low + high) / 2
         if members[mid].element.createdAt < member.element.createdAt { low = mid + 1 } else { high = mid }
       }
+      if low < members.count && members[low].element.createdAt == member.element.createdAt { return false }
       members.insert(member, at: low)
     } else {
       members.append(member)
     }
+    return true
   }
 
   /// Where the member created at `createdAt` sits (binary search: members are sorted by it).

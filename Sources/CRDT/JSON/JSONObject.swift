@@ -129,7 +129,7 @@ public final class JSONObject {
     let object = try target.editable(context)
     try JSONObject.validate(key: key)
     if let element = try context.primitiveElement(of: value) {
-      context.pushSet(object, key, element)
+      try context.pushSet(object, key, element)
       return
     }
     try UpdateContext.validate(value)

@@ -5,8 +5,8 @@ extension Operation {
   /// change, or of a local edit, which calls it directly with the element it made.
   @inline(__always)
   static func applySet(_ object: CRDTObject, _ key: String, _ element: CRDTElement, executedAt: TimeTicket,
-                       root: CRDTRoot, journal: Journal, wantsInfo: Bool) -> [OperationInfo] {
-    let result = object.set(key, element, executedAt: executedAt)
+                       root: CRDTRoot, journal: Journal, wantsInfo: Bool) throws(YorkieError) -> [OperationInfo] {
+    let result = try object.set(key, element, executedAt: executedAt)
     root.register(element, parent: object)
     var tombstoned = CRDTObject.SetTombstone.none
     if let tombstone = result.tombstone {
@@ -14,7 +14,7 @@ extension Operation {
       tombstoned = tombstone === result.previous ? .previousWinner : .element
       root.registerRemoved(tombstone, parent: object)
     }
-    journal.append(object, .set(key: key, element: element, previousWinner: result.previous, tombstone: tombstoned))
+    journal.append(object, .set(element: element.createdAt, previousWinner: result.previous?.createdAt, tombstone: tombstoned))
     guard wantsInfo, let path = root.path(of: object.createdAt) else { return [] }
     return [OperationInfo(type: .set, path: path, key: key)]
   }
@@ -85,7 +85,7 @@ extension Operation {
     switch self {
     case .set(_, let key, let value, let executedAt):
       guard let object = parent as? CRDTObject else { throw mismatch(parent, expected: "an object") }
-      return Operation.applySet(object, key, value.materialize(adopting: adopting), executedAt: executedAt,
+      return try Operation.applySet(object, key, value.materialize(adopting: adopting), executedAt: executedAt,
                                 root: root, journal: journal, wantsInfo: wantsInfo)
 
     case .add(_, let previousCreatedAt, let value, let executedAt):
