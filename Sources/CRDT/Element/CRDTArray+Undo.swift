@@ -5,8 +5,11 @@ extension CRDTArray {
     case restoreElement(CRDTElement, removedAt: TimeTicket?)
     /// Unlinks a node the transaction inserted (the element stays registered).
     case unlink(CRDTElement)
-    /// Undoes an insertion: unlinks the element and forgets it (and its subtree).
-    case insert(CRDTElement)
+    /// Undoes an insertion: unlinks the element and forgets it (and its subtree). The element
+    /// is named by creation ticket (an append is the hot path of arrays, and a ticket costs no
+    /// reference counting); it is found again because an element leaves an array only by
+    /// garbage collection, never inside a transaction, or by this undo.
+    case insert(TimeTicket)
     /// Undoes a move.
     case move(MoveResult)
   }
@@ -18,7 +21,10 @@ extension CRDTArray {
       restore(element, removedAt: old)
     case .unlink(let element):
       purge(element)
-    case .insert(let element):
+    case .insert(let createdAt):
+      guard let element = element(createdAt: createdAt) else {
+        preconditionFailure("array \(self.createdAt) lost the element \(createdAt) its insert record names")
+      }
       root.deregister(element)
       purge(element)
     case .move(let result):

@@ -26,7 +26,7 @@ extension Operation {
                        anchorHint: Int32 = -1, root: CRDTRoot, journal: Journal, wantsInfo: Bool) -> [OperationInfo] {
     array.insert(element, afterPosition: previousCreatedAt, executedAt: executedAt, anchorHint: anchorHint)
     root.register(element, parent: array)
-    journal.append(array, .insert(element))
+    journal.append(array, .insert(element.createdAt))
     if element.isRemoved {
       root.registerRemoved(element, parent: array)
       journal.append(.root(.unregisterRemoved(element.createdAt)))
@@ -93,6 +93,10 @@ extension Operation {
       guard previousCreatedAt == array.nodes[Int(array.last)].id || array.position(withID: previousCreatedAt) != nil
         || array.position(ofElement: previousCreatedAt) != nil else {
         throw YorkieError(.elementNotFound, "array \(array.createdAt) has no position \(previousCreatedAt)")
+      }
+      // Elements are found by creation ticket: a forged or corrupted Add may not repeat one.
+      guard array.position(withID: value.createdAt) == nil else {
+        throw YorkieError(.invalidChangePack, "array \(array.createdAt) already has a position created at \(value.createdAt)")
       }
       return Operation.applyAdd(array, value.materialize(adopting: adopting), after: previousCreatedAt, executedAt: executedAt,
                                 root: root, journal: journal, wantsInfo: wantsInfo)
