@@ -209,3 +209,37 @@ struct HTTPRequestParserFeatureTests {
     #expect(limits.maxChunkLineBytes == 4 * 1024)
   }
 }
+
+@Suite("HTTP request parser: Expect: 100-continue")
+struct HTTPRequestParserContinueTests {
+  @Test("A request that expects 100-continue asks for it once, before its body")
+  func asksOnce() throws {
+    var parser = HTTPRequestParser()
+    #expect(parser.parse(Array("POST / HTTP/1.1\r\nHost: h\r\nExpect: 100-Continue\r\nContent-Length: 2\r\n\r\n".utf8)).requests.isEmpty)
+    #expect(parser.expectsContinue)
+    let first = parser.takeContinueRequest()
+    #expect(first)
+    #expect(!parser.expectsContinue)
+    let second = parser.takeContinueRequest()
+    #expect(!second)
+    #expect(parser.parse(Array("ok".utf8)).requests.map(\.body) == [Array("ok".utf8)])
+    let third = parser.takeContinueRequest()
+    #expect(!third)
+    #expect(String(decoding: HTTPResponseHead.continueResponse, as: UTF8.self) == "HTTP/1.1 100 Continue\r\n\r\n")
+  }
+
+  @Test("Chunked bodies ask too; complete requests, bodiless ones, HTTP/1.0 and refused bodies do not")
+  func whenNotAsked() {
+    func asks(_ wire: String, limits: HTTPRequestParser.Limits = .init()) -> Bool {
+      var parser = HTTPRequestParser(limits: limits)
+      _ = parser.parse(Array(wire.utf8))
+      return parser.takeContinueRequest()
+    }
+    #expect(asks("POST / HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nTransfer-Encoding: chunked\r\n\r\n"))
+    #expect(!asks("POST / HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 1\r\n\r\nx"))
+    #expect(!asks("GET / HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\n\r\n"))
+    #expect(!asks("POST / HTTP/1.0\r\nExpect: 100-continue\r\nContent-Length: 1\r\n\r\n"))
+    #expect(!asks("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\n\r\n"))
+    #expect(!asks("POST / HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 11\r\n\r\n", limits: .init(maxBodyBytes: 10)))
+  }
+}

@@ -19,7 +19,7 @@ struct HTTPResponseTests {
   @Test("Every status the server uses has its standard reason phrase")
   func reasonPhrases() {
     let expected: [(HTTPStatus, Int, String)] = [
-      (.ok, 200, "OK"), (.badRequest, 400, "Bad Request"), (.unauthorized, 401, "Unauthorized"),
+      (.continue, 100, "Continue"), (.ok, 200, "OK"), (.badRequest, 400, "Bad Request"), (.unauthorized, 401, "Unauthorized"),
       (.forbidden, 403, "Forbidden"), (.notFound, 404, "Not Found"), (.requestTimeout, 408, "Request Timeout"),
       (.contentTooLarge, 413, "Content Too Large"), (.unsupportedMediaType, 415, "Unsupported Media Type"),
       (.tooManyRequests, 429, "Too Many Requests"),

@@ -85,6 +85,7 @@ package struct HTTPRequestParser: Sendable {
   private var body: [UInt8] = []
   private var trailerBytes = 0
   private var trailers: [HTTPHeaderField] = []
+  private var continueRequested = false
 
   /// A parser in its initial state, enforcing `limits`.
   package init(limits: Limits = Limits()) {
@@ -115,6 +116,20 @@ package struct HTTPRequestParser: Sendable {
     }
   }
 
+  /// Whether the request under way asked for `100 Continue` (HTTP/1.1 with
+  /// `Expect: 100-continue`) before sending a body that the limits allow, and the owner has not
+  /// yet taken that request with ``takeContinueRequest()``.
+  package var expectsContinue: Bool { continueRequested }
+
+  /// Returns ``expectsContinue`` and clears it, so the owner sends
+  /// ``HTTPResponseHead/continueResponse`` at most once per request (after the responses to any
+  /// earlier pipelined requests). A request whose body is refused (413) fails before this is
+  /// set; a request that completes before the owner asks no longer needs it.
+  package mutating func takeContinueRequest() -> Bool {
+    defer { continueRequested = false }
+    return continueRequested
+  }
+
   /// Buffers `bytes`, read from the connection, for ``next()``. Ignored once the parser is
   /// closed or failed.
   package mutating func append<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
@@ -135,6 +150,7 @@ package struct HTTPRequestParser: Sendable {
       return try step()
     } catch {
       state = .failed(error)
+      continueRequested = false
       buffer = []
       readIndex = 0
       scanIndex = 0
@@ -281,6 +297,7 @@ package struct HTTPRequestParser: Sendable {
       if codings.contains(where: { $0 != "chunked" }) { throw .unsupportedTransferEncoding }
       guard codings.count == 1 else { throw .invalidTransferEncoding }
       state = .chunkSize
+      continueRequested = Self.asksForContinue(fields, requestLine.version)
       return nil
     }
     if hasContentLength {
@@ -288,6 +305,7 @@ package struct HTTPRequestParser: Sendable {
       guard length <= limits.maxBodyBytes else { throw .bodyTooLarge }
       if length > 0 {
         state = .body(remaining: length)
+        continueRequested = Self.asksForContinue(fields, requestLine.version)
         return nil
       }
     }
@@ -312,6 +330,7 @@ package struct HTTPRequestParser: Sendable {
     trailers = []
     headBytes = 0
     trailerBytes = 0
+    continueRequested = false
     if keepAlive {
       state = .head
     } else {
@@ -321,6 +340,12 @@ package struct HTTPRequestParser: Sendable {
       scanIndex = 0
     }
     return request
+  }
+
+  /// Whether an HTTP/1.1 request's `Expect` field holds `100-continue` (RFC 9110 §10.1.1; other
+  /// expectations are ignored, and HTTP/1.0 clients do not wait for an interim response).
+  private static func asksForContinue(_ fields: HTTPHeaders, _ version: HTTPVersion) -> Bool {
+    version == .http1_1 && fields.tokens(for: "expect").contains("100-continue")
   }
 
   // MARK: - Syntax of single lines

@@ -39,6 +39,11 @@ package struct HTTPResponseHead: Sendable, Hashable {
     output.append(contentsOf: [HTTPSyntax.cr, HTTPSyntax.lf])
   }
 
+  /// `HTTP/1.1 100 Continue` and the empty line: the interim response a client that sent
+  /// `Expect: 100-continue` waits for before its body (see
+  /// ``HTTPRequestParser/takeContinueRequest()``).
+  package static let continueResponse: [UInt8] = HTTPResponseHead(status: .continue).bytes
+
   /// A whole response with a body: the head with `Content-Length` set to the body's size (any
   /// Content-Length or Transfer-Encoding in `headers` is replaced), followed by the body.
   /// `close` adds `Connection: close`.

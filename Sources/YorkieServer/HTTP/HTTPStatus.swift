@@ -17,6 +17,8 @@ package struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     self.init(code: code, reasonPhrase: Self.standardReasonPhrase(for: code) ?? "")
   }
 
+  /// `100 Continue`: the interim answer to `Expect: 100-continue`.
+  package static let `continue` = HTTPStatus(code: 100)
   /// `200 OK`.
   package static let ok = HTTPStatus(code: 200)
   /// `400 Bad Request`.
@@ -49,6 +51,7 @@ package struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
   /// The reason phrase RFC 9110 gives `code`, for the codes this server sends; `nil` otherwise.
   package static func standardReasonPhrase(for code: Int) -> String? {
     switch code {
+    case 100: "Continue"
     case 200: "OK"
     case 400: "Bad Request"
     case 401: "Unauthorized"
