@@ -158,3 +158,19 @@ struct HTTPRequestParserErrorTests {
     for (error, code) in table { #expect(error.status.code == code, "\(error)") }
   }
 }
+
+@Suite("HTTP parse errors: responses")
+struct HTTPParseErrorResponseTests {
+  @Test("An error's response is exact: status, plain-text reason, Connection: close")
+  func exactResponse() {
+    #expect(
+      String(decoding: HTTPParseError.bodyTooLarge.response, as: UTF8.self)
+        == "HTTP/1.1 413 Content Too Large\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 23\r\nConnection: close\r\n\r\nrequest body too large\n")
+    for input in badInputs {
+      let text = String(decoding: input.error.response, as: UTF8.self)
+      #expect(text.hasPrefix("HTTP/1.1 \(input.status) "))
+      #expect(text.hasSuffix("\r\n\r\n\(input.error.description)\n"))
+      #expect(text.contains("\r\nConnection: close\r\n"))
+    }
+  }
+}

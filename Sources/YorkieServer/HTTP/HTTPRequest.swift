@@ -66,8 +66,8 @@ package struct HTTPRequest: Sendable, Hashable {
 }
 
 /// Why the parser rejected a connection's input; each case maps to the status of the answer
-/// (``status``) sent before closing the connection.
-package enum HTTPParseError: Error, Sendable, Hashable {
+/// (``status``, or the whole ``response``) sent before closing the connection.
+package enum HTTPParseError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The request line is not `method SP target SP HTTP/x.y` (400).
   case malformedRequestLine
   /// The request line names a well-formed version other than HTTP/1.0 or HTTP/1.1 (505).
@@ -115,5 +115,34 @@ package enum HTTPParseError: Error, Sendable, Hashable {
     case .unsupportedTransferEncoding: .notImplemented
     case .bodyTooLarge: .contentTooLarge
     }
+  }
+
+  /// A short English explanation, for logs and the body of ``response``.
+  package var description: String {
+    switch self {
+    case .malformedRequestLine: "malformed request line"
+    case .unsupportedVersion: "unsupported HTTP version (HTTP/1.0 and HTTP/1.1 are supported)"
+    case .malformedHeader: "malformed header field"
+    case .headersTooLarge: "header section too large"
+    case .tooManyHeaders: "too many header fields"
+    case .missingOrDuplicateHost: "an HTTP/1.1 request needs exactly one Host field"
+    case .invalidContentLength: "invalid Content-Length"
+    case .conflictingContentLength: "conflicting Content-Length values"
+    case .contentLengthWithTransferEncoding: "both Content-Length and Transfer-Encoding"
+    case .invalidTransferEncoding: "invalid Transfer-Encoding"
+    case .unsupportedTransferEncoding: "unsupported Transfer-Encoding (only chunked is supported)"
+    case .bodyTooLarge: "request body too large"
+    case .invalidChunkSize: "invalid chunk size"
+    case .chunkLineTooLong: "chunk-size line too long"
+    case .invalidChunkTerminator: "chunk data not followed by CRLF"
+    }
+  }
+
+  /// The whole response to send before closing the connection: ``status``, `Connection: close`,
+  /// and ``description`` as a plain-text body.
+  package var response: [UInt8] {
+    HTTPResponseHead.fullResponse(
+      status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array((description + "\n").utf8),
+      close: true)
   }
 }
