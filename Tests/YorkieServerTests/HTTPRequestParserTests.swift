@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import YorkieServer
@@ -178,6 +179,11 @@ struct HTTPRequestParserFeatureTests {
     var fromString = HTTPRequestParser()
     fromString.append("GET /s HTTP/1.1\r\nHost: h\r\n\r\n".utf8)
     #expect(try fromString.next()?.target == "/s")
+    var fromData = HTTPRequestParser()
+    let data = Data("POST /d HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\nhi".utf8)
+    fromData.append(data.prefix(10))
+    fromData.append(data.dropFirst(10))
+    #expect(try fromData.next()?.body == Array("hi".utf8))
   }
 
   @Test("Large bodies in many chunks, and a body exactly at the limit")
