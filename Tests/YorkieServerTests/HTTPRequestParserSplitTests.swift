@@ -128,11 +128,11 @@ struct HTTPRequestParserSplitTests {
     Self.checkPair(parseBytewise(Self.pair))
   }
 
-  @Test("The pair parses the same when cut at any two bytes")
+  @Test("The pair parses the same when cut at any two bytes up to 48 apart (every piece size in every place)")
   func everyDoubleCut() {
     var failures = 0
     for first in 0...Self.pair.count {
-      for second in first...Self.pair.count {
+      for second in first...min(first + 48, Self.pair.count) {
         let output = parseSplit(Self.pair, at: [first, second])
         if output.error != nil || output.requests.count != 2 || output.requests[0].body.count != 15 || output.requests[1].body.count != 7 {
           failures += 1
