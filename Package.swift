@@ -15,11 +15,14 @@ let package = Package(
     .library(name: "CRDT", targets: ["CRDT"]),
     .library(name: "YorkieClient", targets: ["YorkieClient"]),
     .library(name: "YorkieProtocol", targets: ["YorkieProtocol"]),
+    .library(name: "YorkieServer", targets: ["YorkieServer"]),
   ],
   targets: [
     .target(name: "CRDT"),
     .target(name: "YorkieProtocol", dependencies: ["CRDT"]),
     .target(name: "YorkieClient", dependencies: ["CRDT", "YorkieProtocol"]),
+    // The development server (issue 12). So far: its HTTP/1.1 layer as pure state machines.
+    .target(name: "YorkieServer", dependencies: ["CRDT", "YorkieProtocol"]),
     .executableTarget(name: "crdt-bench", dependencies: ["CRDT", "YorkieProtocol"], path: "Benchmarks/crdt-bench"),
     .testTarget(name: "CRDTTests", dependencies: ["CRDT"]),
     .testTarget(name: "YorkieProtocolTests", dependencies: ["YorkieProtocol", "CRDT"], resources: [.copy("Fixtures/wire")]),
@@ -27,6 +30,7 @@ let package = Package(
     // It reads the recorded traffic of YorkieProtocolTests from the source tree.
     .testTarget(name: "YorkieProtocolPublicAPITests", dependencies: ["YorkieProtocol", "CRDT"]),
     .testTarget(name: "YorkieClientTests", dependencies: ["YorkieClient"]),
+    .testTarget(name: "YorkieServerTests", dependencies: ["YorkieServer"]),
   ],
   swiftLanguageModes: [.v6]
 )
