@@ -77,9 +77,10 @@ func pendingChangeCount(_ doc: Document) async -> Int {
   await doc.pendingChanges.count
 }
 
-/// A lock-protected cell for carrying a value (a `TimeTicket`, a count, a proxy) out of an
-/// `update` closure. `update` takes a non-`Sendable` closure across the actor boundary, so the
-/// closure may only capture `Sendable` state; this box is that state.
+/// A lock-protected cell for carrying a value out of an `update` closure that is not
+/// `Sendable` (a proxy, kept to test what using it later does) or several values at once. A
+/// `Sendable` result is simpler: `update` returns what its closure returns.
+/// Unchecked Sendable: every access to `value` goes through the lock.
 final class Captured<Value>: @unchecked Sendable {
   private let lock = NSLock()
   private var stored: Value?
