@@ -185,8 +185,39 @@ struct HTTPServerSocketTests {
     server.stop()
   }
 
+  @Test("Expect: 100-continue gets 100 Continue before the body is sent")
+  func expectContinue() throws {
+    try withServer { _, port in
+      let client = try TestHTTPClient(port: port)
+      try client.send("POST /up HTTP/1.1\r\nHost: test\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n")
+      #expect(try client.readHead().status == 100)
+      try client.send("data")
+      #expect(try client.readResponse().text == "POST /up data")
+    }
+  }
+
+  @Test("A writer used after stop() is refused")
+  func writerAfterStop() throws {
+    let writers = Locked<[ResponseWriter]>([])
+    let handler = ClosureHTTPHandler { _, writer in writers.withLock { $0.append(writer) } }
+    let server = HTTPServer(handler: handler)
+    try server.start()
+    let client = try TestHTTPClient(port: try #require(server.port))
+    try client.send(get("/"))
+    var writer: ResponseWriter?
+    for _ in 0..<300 where writer == nil {
+      writer = writers.withLock { $0.first }
+      if writer == nil { usleep(10_000) }
+    }
+    server.stop()
+    #expect(try #require(writer).send(status: .ok) == false)
+    #expect(try client.readsEndOfFile())
+  }
+
   @Test("A peer that disconnects mid-response does not hurt the server")
   func peerDisconnects() throws {
+    // SIGPIPE keeps its default action (terminate) in the test process, so a server write to a
+    // reset connection without MSG_NOSIGNAL / SO_NOSIGPIPE would kill the whole test run.
     let big = [UInt8](repeating: 0x61, count: 8 * 1024 * 1024)
     let writers = Locked<[ResponseWriter]>([])
     let handler = ClosureHTTPHandler { request, writer in

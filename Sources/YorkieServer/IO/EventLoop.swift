@@ -162,8 +162,10 @@ final class EventLoop {
 
   /// Takes every complete request from the parser, opening a slot and calling the handler for each.
   private func handleRequests(_ connection: Connection, now: Double) {
+    var completed = false
     do {
       while !connection.acceptsNoMoreRequests, let request = try connection.parser.next() {
+        completed = true
         let closes = !request.keepAlive
         if closes { connection.acceptsNoMoreRequests = true }
         let slotID = connection.openSlot(closesConnection: closes)
@@ -179,7 +181,8 @@ final class EventLoop {
     }
     if connection.acceptsNoMoreRequests || !connection.parser.hasPartialRequest {
       connection.requestStart = nil
-    } else if connection.requestStart == nil {
+    } else if connection.requestStart == nil || completed {
+      // A request after one that just completed starts its own clock.
       connection.requestStart = now
     }
   }

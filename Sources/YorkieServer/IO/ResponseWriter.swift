@@ -4,7 +4,8 @@
 /// Any thread may call it: each call serializes its bytes and posts them to the event loop
 /// (``LoopInbox``), which writes them when every earlier response on the connection is complete.
 /// Calls out of order (a chunk before the head, anything after the end) are refused and return
-/// `false`, as are calls after the connection or the server has closed (the bytes are dropped).
+/// `false`, as are calls after the server has stopped. Bytes for a connection that has closed
+/// meanwhile are accepted here and dropped by the loop (the writer cannot tell yet).
 /// When the request did not keep the connection alive, the response carries `Connection: close`
 /// and the connection closes once it is written.
 package final class ResponseWriter: Sendable {
