@@ -214,6 +214,29 @@ struct HTTPServerSocketTests {
     #expect(try client.readsEndOfFile())
   }
 
+  @Test("A stream's writer learns that its client went away, and that the server stopped")
+  func streamCloseNotification() throws {
+    let closed = DispatchSemaphore(value: 0)
+    let handler = ClosureHTTPHandler { _, writer in
+      writer.startStream(status: .ok)
+      writer.onConnectionClose { closed.signal() }
+    }
+    let server = HTTPServer(handler: handler)
+    try server.start()
+    defer { server.stop() }
+    let port = try #require(server.port)
+    let leaving = try TestHTTPClient(port: port)
+    try leaving.send(get("/watch"))
+    #expect(try leaving.readHead().status == 200)
+    leaving.close()
+    #expect(closed.wait(timeout: .now() + 3) == .success)
+    let staying = try TestHTTPClient(port: port)
+    try staying.send(get("/watch"))
+    #expect(try staying.readHead().status == 200)
+    server.stop()
+    #expect(closed.wait(timeout: .now() + 3) == .success)
+  }
+
   @Test("A peer that disconnects mid-response does not hurt the server")
   func peerDisconnects() throws {
     // SIGPIPE keeps its default action (terminate) in the test process, so a server write to a

@@ -18,6 +18,9 @@ final class Connection {
     var finished = false
     /// Whether the connection closes once this response is written.
     var closesConnection = false
+    /// The handler's writer for this slot (none for the loop's own answers), told if the
+    /// connection closes while the slot is queued.
+    var writer: ResponseWriter?
   }
 
   /// The loop's id for this connection (never reused while the loop runs).
@@ -35,11 +38,9 @@ final class Connection {
   /// How much of ``outbox`` has been written.
   var outboxOffset = 0
   /// Set once no further request will be read (a request without keep-alive, a parse error, a
-  /// timeout, the peer's end-of-file, or the connection limit): later input is dropped, and the
+  /// timeout, or the connection limit): later input is dropped, and the
   /// connection closes when its last slot is written.
   var acceptsNoMoreRequests = false
-  /// Set when the peer's end-of-file has been read.
-  var peerClosed = false
   /// Set when a slot that closes the connection has moved to the outbox.
   var closesAfterOutbox = false
   /// When set, the server has sent everything and shut down its sending side; it drops input

@@ -47,8 +47,7 @@ final class EventLoop {
   /// listener and the inbox.
   func run() {
     defer {
-      for connection in connections.values { Socket.close(connection.fd) }
-      connections = [:]
+      for connection in Array(connections.values) { close(connection) }
       Socket.close(listener)
       inbox.close()
     }
@@ -59,9 +58,7 @@ final class EventLoop {
       ]
       let polled = Array(connections.values)
       for connection in polled {
-        // After the peer's end-of-file the socket stays readable: poll only for output then
-        // (errors and hang-ups are reported regardless).
-        var events = connection.peerClosed ? Int16(0) : Int16(POLLIN)
+        var events = Int16(POLLIN)
         if connection.hasPendingOutput { events |= Int16(POLLOUT) }
         fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
       }
@@ -118,12 +115,11 @@ final class EventLoop {
   /// Reads what the socket has (at most ``maxReadsPerEvent`` buffers, for fairness), feeds the
   /// parser and hands complete requests to the handler. Input after the last request the
   /// connection will answer is read and dropped.
+  ///
+  /// The peer's end-of-file closes the connection at once, dropping any response still queued
+  /// (its writers are told): HTTP/1.1 clients do not half-close, and a client gone from a
+  /// long stream must free it without waiting for the stream's next write.
   private func readAvailable(_ connection: Connection) {
-    if connection.peerClosed {
-      // Only a hang-up or an error can wake a connection that no longer polls for input.
-      close(connection)
-      return
-    }
     let now = clock()
     var received = false
     readLoop: for _ in 0..<Self.maxReadsPerEvent {
@@ -137,24 +133,12 @@ final class EventLoop {
         if count < readBuffer.count { break readLoop }
       case .wouldBlock:
         break readLoop
-      case .endOfFile:
-        connection.peerClosed = true
-        break readLoop
-      case .failed:
+      case .endOfFile, .failed:
         close(connection)
         return
       }
     }
     if received { handleRequests(connection, now: now) }
-    guard connection.peerClosed else { return }
-    // The peer will send nothing more: answer what it asked, then close.
-    connection.acceptsNoMoreRequests = true
-    connection.requestStart = nil
-    if connection.lingerDeadline != nil || (connection.slots.isEmpty && !connection.hasPendingOutput) {
-      close(connection)
-    } else if let last = connection.slots.indices.last {
-      connection.slots[last].closesConnection = true
-    }
   }
 
   /// The most buffers ``readAvailable(_:)`` reads from one connection per readiness event.
@@ -170,6 +154,7 @@ final class EventLoop {
         if closes { connection.acceptsNoMoreRequests = true }
         let slotID = connection.openSlot(closesConnection: closes)
         let writer = ResponseWriter(inbox: inbox, connectionID: connection.id, slotID: slotID, closesConnection: closes)
+        connection.slots[connection.slots.count - 1].writer = writer
         handler.handle(request, writer: writer)
       }
       if connection.parser.takeContinueRequest() {
@@ -210,8 +195,6 @@ final class EventLoop {
     if connection.closesAfterOutbox && connection.lingerDeadline == nil {
       Socket.shutdownWrite(connection.fd)
       connection.lingerDeadline = now + limits.lingerTimeout
-    } else if connection.acceptsNoMoreRequests && connection.slots.isEmpty && connection.lingerDeadline == nil {
-      close(connection)
     }
   }
 
@@ -254,9 +237,13 @@ final class EventLoop {
     return Int32(max(1, min(1000, ((nearest - now) * 1000).rounded(.up))))
   }
 
-  /// Closes a connection's socket and forgets it; later posts for it are dropped.
+  /// Closes a connection's socket and forgets it (later posts for it are dropped), then tells
+  /// the writers of its queued responses.
   private func close(_ connection: Connection) {
     guard connections.removeValue(forKey: connection.id) != nil else { return }
     Socket.close(connection.fd)
+    let writers = connection.slots.compactMap(\.writer)
+    connection.slots = []
+    for writer in writers { writer.connectionDidClose() }
   }
 }

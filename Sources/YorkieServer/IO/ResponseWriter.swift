@@ -29,6 +29,8 @@ package final class ResponseWriter: Sendable {
   private let closesConnection: Bool
   /// The phase, guarded so that concurrent callers cannot interleave a response.
   private let phase = Locked(Phase.idle)
+  /// Whether the connection has closed, and the actions waiting for it to.
+  private let closeState = Locked<(closed: Bool, actions: [@Sendable () -> Void])>((false, []))
 
   /// A writer for slot `slotID` of connection `connectionID`.
   init(inbox: LoopInbox, connectionID: Int, slotID: Int, closesConnection: Bool) {
@@ -66,6 +68,34 @@ package final class ResponseWriter: Sendable {
   @discardableResult
   package func endStream() -> Bool {
     advance(from: .streaming, to: .finished) { HTTPChunkedResponse.end }
+  }
+
+  /// Whether the connection closed (peer gone, error, timeout or server stopped) before this
+  /// response was wholly handed to the socket; later bytes are dropped.
+  package var isConnectionClosed: Bool { closeState.withLock { $0.closed } }
+
+  /// Runs `action` once when the connection closes before this response was wholly handed to the
+  /// socket — the signal for a long stream (Watch) to end. It runs on the loop thread and must be
+  /// quick; if the connection has already closed, it runs at once on the calling thread. It never
+  /// runs for a response that completed normally.
+  package func onConnectionClose(_ action: @escaping @Sendable () -> Void) {
+    let runNow = closeState.withLock { state -> Bool in
+      if state.closed { return true }
+      state.actions.append(action)
+      return false
+    }
+    if runNow { action() }
+  }
+
+  /// Called by the loop thread when the connection closes while this response is still queued.
+  func connectionDidClose() {
+    let actions = closeState.withLock { state -> [@Sendable () -> Void] in
+      guard !state.closed else { return [] }
+      state.closed = true
+      defer { state.actions = [] }
+      return state.actions
+    }
+    for action in actions { action() }
   }
 
   /// Moves from `expected` to `next` and posts the bytes of that step, atomically with respect
