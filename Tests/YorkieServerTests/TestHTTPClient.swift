@@ -42,7 +42,10 @@ final class TestHTTPClient {
     #else
       fd = socket(AF_INET, SOCK_STREAM, 0)
     #endif
-    guard fd >= 0 else { throw TestClientError(description: "socket: \(errno)") }
+    guard fd >= 0 else {
+      closed = true
+      throw TestClientError(description: "socket: \(errno)")
+    }
     var timeout = timeval(tv_sec: Int(readTimeout), tv_usec: .init((readTimeout - readTimeout.rounded(.down)) * 1e6))
     _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     #if !canImport(Glibc)
@@ -58,6 +61,9 @@ final class TestHTTPClient {
     }
     guard result == 0 else {
       let code = errno
+      // `deinit` may run for an initializer that throws: mark the socket closed so that it is
+      // closed exactly once (a second close could hit another test's reused descriptor).
+      closed = true
       systemClose(fd)
       throw TestClientError(description: "connect: \(String(cString: strerror(code)))")
     }
