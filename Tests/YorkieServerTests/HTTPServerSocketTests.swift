@@ -52,6 +52,17 @@ struct HTTPServerSocketTests {
     }
   }
 
+  @Test("Many clients at once are all served, each on its own connection")
+  func manyClients() throws {
+    try withServer { _, port in
+      let clients = try (0..<64).map { _ in try TestHTTPClient(port: port) }
+      for (index, client) in clients.enumerated() { try client.send(get("/\(index)")) }
+      for (index, client) in clients.enumerated().reversed() {
+        #expect(try client.readResponse().text == "GET /\(index) ")
+      }
+    }
+  }
+
   @Test("Connection: close is answered with Connection: close, then end-of-file")
   func connectionClose() throws {
     try withServer { _, port in
@@ -168,6 +179,15 @@ struct HTTPServerSocketTests {
       #expect(try second.readsEndOfFile())
       try first.send(get("/again"))
       #expect(try first.readResponse().text == "GET /again ")
+    }
+  }
+
+  @Test("Binding a port already listened on throws, and so does starting twice")
+  func bindErrors() throws {
+    try withServer { server, port in
+      let other = HTTPServer(port: port, handler: echo)
+      #expect(throws: SocketError.self) { try other.start() }
+      #expect(throws: SocketError.self) { try server.start() }
     }
   }
 
