@@ -27,6 +27,7 @@ private func withServer(
   try body(server, port)
 }
 
+/// `HTTPServer` end to end: a real server on 127.0.0.1 port 0 and raw-socket clients.
 @Suite("HTTP server over real sockets")
 struct HTTPServerSocketTests {
   @Test("A unary request gets its response, with the body read")
