@@ -161,7 +161,11 @@ package enum Socket {
 
   /// Writes what it can of `bytes[offset...]` to a non-blocking socket, without ever raising
   /// `SIGPIPE`.
+  ///
+  /// The unsafe buffer handed to `send` is `bytes`' own storage, from `offset` to its end: the
+  /// guard keeps `offset` inside it (and the buffer non-empty, so its base address exists).
   package static func write(_ fd: Int32, _ bytes: [UInt8], from offset: Int) -> IOResult {
+    guard offset >= 0 && offset < bytes.count else { return .bytes(0) }
     while true {
       let count = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, sendFlags) }
       if count >= 0 { return .bytes(count) }
