@@ -17,10 +17,7 @@ package final class CRDTObject: CRDTElement {
     package let element: CRDTElement
   }
 
-  // @exclusivity(unchecked) below: see the invariant stated on ``CRDTElement`` (confined to the
-  // document's actor; no access overlaps a modifying access to the same property, because no
-  // mutating method calls out to code that could come back to it). Measured: without these
-  // attributes in the element layer, automerge_paper_batched takes 140 ms instead of 73 ms.
+  // @exclusivity(unchecked) below: safe and measured as stated on ``CRDTElement``.
   @exclusivity(unchecked) package private(set) var members: [Member] = []
   @exclusivity(unchecked) private var winner = KeyTable<CRDTElement>()
 

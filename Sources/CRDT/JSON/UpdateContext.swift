@@ -6,10 +6,7 @@ package final class UpdateContext {
   /// The ID the recorded change will have if it carries operations.
   package let nextID: ChangeID
   package let wantsInfo: Bool
-  // @exclusivity(unchecked) below: see the invariant stated on ``CRDTElement`` (confined to the
-  // document's actor; no access overlaps a modifying access to the same property, because no
-  // mutating method calls out to code that could come back to it). Measured: without these
-  // attributes in the element layer, automerge_paper_batched takes 140 ms instead of 73 ms.
+  // @exclusivity(unchecked) below: safe and measured as stated on ``CRDTElement``.
   @exclusivity(unchecked) package private(set) var delimiter: UInt32 = 0
   /// The first operation, and the count: a keystroke's update records one operation, which
   /// then needs no store at all.

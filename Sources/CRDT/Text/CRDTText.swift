@@ -92,10 +92,7 @@ package final class CRDTText: CRDTElement {
 
   package static let head: Int32 = 0
 
-  // @exclusivity(unchecked) below: see the invariant stated on ``CRDTElement`` (confined to the
-  // document's actor; no access overlaps a modifying access to the same property, because no
-  // mutating method calls out to code that could come back to it). Measured: without these
-  // attributes in the element layer, automerge_paper_batched takes 140 ms instead of 73 ms.
+  // @exclusivity(unchecked) below: safe and measured as stated on ``CRDTElement``.
   @exclusivity(unchecked) package internal(set) var arena = PagedArray<Piece>()
   @exclusivity(unchecked) var freeHandles: [Int32] = []
   /// Removal tickets of removed pieces, by ``Piece/removal`` slot; free slots are listed in

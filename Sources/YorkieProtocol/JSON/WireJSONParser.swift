@@ -12,15 +12,12 @@ extension WireJSON {
   /// - Throws: `YorkieError` `invalidWireData`, its message naming the byte offset.
   /// - Complexity: O(*n*) in the size of the text.
   public static func parse(_ bytes: some Collection<UInt8>) throws(YorkieError) -> WireJSON {
-    let array = Array(bytes)
-    return try array.withUnsafeBufferPointer { (buffer) throws(YorkieError) in
-      var parser = WireJSONParser(bytes: buffer)
-      parser.skipSpace()
-      let value = try parser.value(depth: 0)
-      parser.skipSpace()
-      guard parser.index == buffer.count else { throw parser.error("unexpected characters after the value") }
-      return value
-    }
+    var parser = WireJSONParser(bytes: Array(bytes))
+    parser.skipSpace()
+    let value = try parser.value(depth: 0)
+    parser.skipSpace()
+    guard parser.index == parser.bytes.count else { throw parser.error("unexpected characters after the value") }
+    return value
   }
 
   /// Parses JSON text.
@@ -29,20 +26,14 @@ extension WireJSON {
   public static func parse(_ text: String) throws(YorkieError) -> WireJSON { try parse(Array(text.utf8)) }
 }
 
-/// A recursive-descent parser over the bytes of one JSON text.
-///
-/// `bytes` is an unsafe buffer pointer (no bounds check in release builds) into an array that
-/// `parse` keeps alive for the whole parse. The input is untrusted, so the rule that makes this
-/// safe is local and strict: every read `bytes[i]` follows a test that `i < bytes.count` (or
-/// `i + n <= bytes.count` for a run of `n`) on every path, and the value parsers are entered only
-/// with `index < bytes.count`. The wire fuzzer (`Malformed wire input`: random mutations,
-/// truncations and splices of recorded traffic) runs under AddressSanitizer in CI, which reports
-/// a read past the array.
+/// A recursive-descent parser over the bytes of one JSON text. The input is untrusted: every
+/// read is bounds-checked (an array, not a buffer pointer), and every path tests
+/// `index < bytes.count` before it reads, so malformed input is an error, never a trap.
 private struct WireJSONParser {
-  let bytes: UnsafeBufferPointer<UInt8>
+  let bytes: [UInt8]
   var index = 0
 
-  init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+  init(bytes: [UInt8]) { self.bytes = bytes }
 
   func error(_ what: String) -> YorkieError {
     YorkieError(.invalidWireData, "JSON: \(what) at byte \(index)")
@@ -155,7 +146,7 @@ private struct WireJSONParser {
       if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
       guard digits() > 0 else { throw error("invalid number: no exponent digits") }
     }
-    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+    return String(decoding: bytes[start..<index], as: UTF8.self)
   }
 
   /// A string literal; the opening quote is at `index`.
@@ -166,8 +157,7 @@ private struct WireJSONParser {
     while index < bytes.count {
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
-        let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
-        guard let text = decodeUTF8(slice) else { throw error("invalid UTF-8 in a string") }
+        guard let text = decodeUTF8(bytes[start..<index]) else { throw error("invalid UTF-8 in a string") }
         index += 1
         return text
       }
@@ -175,7 +165,7 @@ private struct WireJSONParser {
       if byte < 0x20 { throw error("unescaped control character in a string") }
       index += 1
     }
-    var buffer = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+    var buffer = Array(bytes[start..<index])
     while index < bytes.count {
       let byte = bytes[index]
       index += 1

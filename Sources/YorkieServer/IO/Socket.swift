@@ -65,6 +65,8 @@ package enum Socket {
     hints.ai_family = AF_UNSPEC
     hints.ai_socktype = streamType
     hints.ai_flags = AI_PASSIVE
+    // The C interface has no safe form. `list` is owned by getaddrinfo's allocation: read only
+    // through `first` before the deferred freeaddrinfo, and never stored.
     var list: UnsafeMutablePointer<addrinfo>?
     let status = getaddrinfo(host, String(port), &hints, &list)
     guard status == 0, let first = list else { throw SocketError(call: "getaddrinfo", code: status) }
@@ -96,6 +98,10 @@ package enum Socket {
   }
 
   /// The local port of a bound socket.
+  ///
+  /// The pointers exist only for the C calls: `sockaddr_storage` is large and aligned enough for
+  /// every address family, `length` tells getsockname its size, and the storage is read as the
+  /// family's own struct (`sockaddr_in` / `sockaddr_in6`) only after checking `ss_family`.
   private static func boundPort(_ fd: Int32) throws(SocketError) -> Int {
     var storage = sockaddr_storage()
     var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
@@ -147,7 +153,8 @@ package enum Socket {
     guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else { throw SocketError.current("fcntl(O_NONBLOCK)") }
   }
 
-  /// Reads at most `buffer.count` bytes from a non-blocking descriptor into `buffer`.
+  /// Reads at most `buffer.count` bytes from a non-blocking descriptor into `buffer` (`recv` is
+  /// given `buffer`'s own storage and its count, so it cannot write past it).
   package static func read(_ fd: Int32, into buffer: inout [UInt8]) -> IOResult {
     while true {
       let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
