@@ -126,13 +126,16 @@ package enum PrimitiveValue: Hashable, Sendable {
     case .date(let ms):
       // A snapshot or change from the wire may carry any 64-bit count; JavaScript holds dates
       // up to 8.64e15 ms either way and JSON.stringify prints the others as null.
-      if ms >= -8_640_000_000_000_000 && ms <= 8_640_000_000_000_000 {
+      if PrimitiveValue.javaScriptDateRange.contains(ms) {
         writer.string(JSONWriter.formatDate(PrimitiveValue.date(milliseconds: ms)))
       } else {
         writer.raw("null")
       }
     }
   }
+
+  /// The milliseconds from 1970 a JavaScript date can hold: 100,000,000 days either way.
+  package static let javaScriptDateRange: ClosedRange<Int64> = -8_640_000_000_000_000...8_640_000_000_000_000
 
   /// Converts a Foundation date to whole milliseconds (rounded down, as JS dates hold).
   ///
@@ -141,7 +144,7 @@ package enum PrimitiveValue: Hashable, Sendable {
   package static func milliseconds(_ date: Date) throws(YorkieError) -> Int64 {
     let ms = (date.timeIntervalSince1970 * 1000).rounded(.down)
     // NaN fails both comparisons.
-    guard ms >= -8.64e15 && ms <= 8.64e15 else {
+    guard ms >= Double(javaScriptDateRange.lowerBound) && ms <= Double(javaScriptDateRange.upperBound) else {
       throw YorkieError(.invalidNumber, "a document cannot hold the date \(date.timeIntervalSince1970) s from 1970: JavaScript dates reach 8.64e15 ms either way")
     }
     return Int64(ms)

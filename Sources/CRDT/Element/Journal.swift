@@ -38,19 +38,10 @@ package final class Journal {
     case text(Int32, CRDTText.Undo)
   }
 
-  /// The texts that records of this transaction name, each once per run of records: a record
-  /// holds an index here instead of a reference, so typing (thousands of records on one text)
-  /// costs no reference counting per record. The array retains each text until the
-  /// transaction ends (a rollback to a savepoint keeps it), so every index a record holds names
-  /// a live text. Invariant: `lastText`, when set, is `heldTexts.last`; likewise for arrays
-  /// and objects.
-  private var heldTexts: [CRDTText] = []
-  private var lastText: CRDTText?
-  /// The same for arrays and objects (an append to a list, a set of a key: one record each).
-  private var heldArrays: [CRDTArray] = []
-  private var lastArray: CRDTArray?
-  private var heldObjects: [CRDTObject] = []
-  private var lastObject: CRDTObject?
+  /// The texts, arrays and objects that records of this transaction name (see ``HeldList``).
+  private var heldTexts = HeldList<CRDTText>()
+  private var heldArrays = HeldList<CRDTArray>()
+  private var heldObjects = HeldList<CRDTObject>()
 
   /// The records of this transaction: the current chunk, and the full chunks before it. A
   /// large transaction (a whole trace in one update) grows by chunks instead of copying every
@@ -89,41 +80,24 @@ package final class Journal {
 
   /// Records how to undo a change of `text`.
   @inline(__always) package func append(_ text: CRDTText, _ undo: CRDTText.Undo) {
-    append(.text(hold(text), undo))
+    append(.text(heldTexts.index(of: text), undo))
   }
 
   /// Records how to undo a change of `array`.
   @inline(__always) package func append(_ array: CRDTArray, _ undo: CRDTArray.Undo) {
-    if lastArray !== array {
-      heldArrays.append(array)
-      lastArray = array
-    }
-    append(.array(Int32(heldArrays.count - 1), undo))
+    append(.array(heldArrays.index(of: array), undo))
   }
 
   /// Records how to undo a change of `object`.
   @inline(__always) package func append(_ object: CRDTObject, _ undo: CRDTObject.Undo) {
-    if lastObject !== object {
-      heldObjects.append(object)
-      lastObject = object
-    }
-    append(.object(Int32(heldObjects.count - 1), undo))
-  }
-
-  /// The index of `text` in ``heldTexts``, adding it unless it is the last one held.
-  @inline(__always) private func hold(_ text: CRDTText) -> Int32 {
-    if lastText !== text {
-      heldTexts.append(text)
-      lastText = text
-    }
-    return Int32(heldTexts.count - 1)
+    append(.object(heldObjects.index(of: object), undo))
   }
 
   /// Records how to unlink the piece `handle` just inserted into `text`: the last record grows
   /// when it unlinks the piece made right before.
   @inline(__always) package func appendUnlinkInserted(_ text: CRDTText, _ handle: Int32) {
     if let last = records.last, case .text(let held, .unlinkInserted(let first, let end)) = last,
-      lastText === text, Int(held) == heldTexts.count - 1, end &+ 1 == handle {
+      heldTexts.isLast(held, text), end &+ 1 == handle {
       records[records.count - 1] = .text(held, .unlinkInserted(first: first, last: handle))
       return
     }
@@ -140,12 +114,9 @@ package final class Journal {
   /// Forgets the records, keeping the buffer for the next transaction.
   package func commit() {
     journaledCounter = nil
-    lastText = nil
-    heldTexts.removeAll(keepingCapacity: true)
-    lastArray = nil
-    heldArrays.removeAll(keepingCapacity: true)
-    lastObject = nil
-    heldObjects.removeAll(keepingCapacity: true)
+    heldTexts.removeAll()
+    heldArrays.removeAll()
+    heldObjects.removeAll()
     if let first = fullChunks.first {
       // Keep one chunk's buffer for the next transaction.
       fullChunks.removeAll()
@@ -176,10 +147,46 @@ package final class Journal {
     switch record {
     case .root(let undo): root.undo(undo)
     case .removedAt(let element, let old): element.removedAt = old
-    case .object(let held, let undo): heldObjects[Int(held)].undo(undo, root: root)
-    case .array(let held, let undo): heldArrays[Int(held)].undo(undo, root: root)
+    case .object(let held, let undo): heldObjects[held].undo(undo, root: root)
+    case .array(let held, let undo): heldArrays[held].undo(undo, root: root)
     case .counter(let counter, let undo): counter.undo(undo)
-    case .text(let held, let undo): heldTexts[Int(held)].undo(undo)
+    case .text(let held, let undo): heldTexts[held].undo(undo)
     }
+  }
+}
+
+/// Elements that a transaction's records name by index, each kept once per run of records: a
+/// record holds an `Int32` instead of a reference, so typing (thousands of records on one text)
+/// costs no reference counting per record. The list retains each element until the transaction
+/// ends (a rollback to a savepoint keeps it), so every index a record holds names a live element.
+struct HeldList<Element: AnyObject> {
+  private var elements: [Element] = []
+  /// The identity of `elements.last`, compared without the retain that reading `last` costs on
+  /// every record. Sound because the list retains that element, so no other object can have
+  /// its identity meanwhile.
+  private var lastIdentity: ObjectIdentifier?
+
+  /// The index of `element`, which is added unless it is the last one held.
+  @inline(__always) mutating func index(of element: Element) -> Int32 {
+    let identity = ObjectIdentifier(element)
+    if lastIdentity != identity {
+      elements.append(element)
+      lastIdentity = identity
+    }
+    return Int32(elements.count - 1)
+  }
+
+  /// Whether `index` names the last element held and that element is `element`.
+  @inline(__always) func isLast(_ index: Int32, _ element: Element) -> Bool {
+    Int(index) == elements.count - 1 && lastIdentity == ObjectIdentifier(element)
+  }
+
+  /// The element a record names.
+  subscript(index: Int32) -> Element { elements[Int(index)] }
+
+  /// Forgets every element, keeping the buffer for the next transaction.
+  mutating func removeAll() {
+    elements.removeAll(keepingCapacity: true)
+    lastIdentity = nil
   }
 }
