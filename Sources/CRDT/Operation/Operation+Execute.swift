@@ -95,6 +95,8 @@ extension Operation {
         throw YorkieError(.elementNotFound, "array \(array.createdAt) has no position \(previousCreatedAt)")
       }
       // Elements are found by creation ticket: a forged or corrupted Add may not repeat one.
+      // Checked here rather than in CRDTArray.insert, which local appends (fresh tickets) also
+      // take and which defers their lookup entries.
       guard array.position(withID: value.createdAt) == nil else {
         throw YorkieError(.invalidChangePack, "array \(array.createdAt) already has a position created at \(value.createdAt)")
       }
