@@ -21,8 +21,10 @@
 /// an undo runs after its record was taken off the list, and element undo methods never reach
 /// the journal. It pays: every mutation appends a record (without it on `records`,
 /// `fullChunks` and `journaledCounter`, `swift run -c release crdt-bench automerge_paper_batched`
-/// takes 72 ms instead of 56 ms). The held lists are touched once per run of records and
-/// showed no difference, so they keep the checked form.
+/// takes 72 ms instead of 56 ms). The held lists are touched by every record and cleared by
+/// every transaction: without it on them, `swift run -c release crdt-bench
+/// automerge_paper_per_change` takes 237–240 ms instead of 222–228 ms (two alternating runs of
+/// three rounds each).
 package final class Journal {
   package enum Record {
     /// Registry and garbage bookkeeping, undone by the root.
@@ -39,9 +41,9 @@ package final class Journal {
   }
 
   /// The texts, arrays and objects that records of this transaction name (see ``HeldList``).
-  private var heldTexts = HeldList<CRDTText>()
-  private var heldArrays = HeldList<CRDTArray>()
-  private var heldObjects = HeldList<CRDTObject>()
+  @exclusivity(unchecked) private var heldTexts = HeldList<CRDTText>()
+  @exclusivity(unchecked) private var heldArrays = HeldList<CRDTArray>()
+  @exclusivity(unchecked) private var heldObjects = HeldList<CRDTObject>()
 
   /// The records of this transaction: the current chunk, and the full chunks before it. A
   /// large transaction (a whole trace in one update) grows by chunks instead of copying every
