@@ -32,7 +32,11 @@ package struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible
     guard let metadataCode else { return ConnectError(code: code, message: message) }
     var metadata = extraMetadata
     metadata["code"] = metadataCode
-    return ConnectError(code: code, message: message, details: [ConnectErrorDetail(ErrorInfo(reason: code.rawValue, metadata: metadata))])
+    let info = ErrorInfo(reason: code.rawValue, metadata: metadata)
+    // connect-go also renders the detail as JSON under `debug`; clients may read either.
+    let debugMetadata = WireJSON.object(metadata.keys.sorted().map { WireJSON.Member($0, .string(metadata[$0]!)) })
+    let debug = WireJSON.object([.init("reason", .string(info.reason)), .init("metadata", debugMetadata)])
+    return ConnectError(code: code, message: message, details: [ConnectErrorDetail(type: "google.rpc.ErrorInfo", value: info.binary, debug: debug)])
   }
 
   package var description: String { "\(code.rawValue): \(message)" + (metadataCode.map { " [\($0)]" } ?? "") }
