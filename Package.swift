@@ -32,7 +32,7 @@ let package = Package(
     // It reads the recorded traffic of YorkieProtocolTests from the source tree.
     .testTarget(name: "YorkieProtocolPublicAPITests", dependencies: ["YorkieProtocol", "CRDT"]),
     .testTarget(name: "YorkieClientTests", dependencies: ["YorkieClient"]),
-    .testTarget(name: "YorkieServerTests", dependencies: ["YorkieServer"]),
+    .testTarget(name: "YorkieServerTests", dependencies: ["YorkieServer", "YorkieProtocol", "CRDT"]),
   ],
   swiftLanguageModes: [.v6]
 )
