@@ -37,13 +37,15 @@ public final class YorkieDevServer: Sendable {
     public var clientDeactivateThreshold: Double
     /// A channel session not refreshed for this many seconds expires (Yorkie: 15 s).
     public var channelSessionTTL: Double
+    /// How often housekeeping runs (expired sessions, idle clients), in seconds.
+    public var housekeepingInterval: Double
 
     /// A configuration with the given values; each omitted one takes its default.
     public init(
       host: String = "127.0.0.1", port: Int = 0, dataDirectory: URL? = nil, logLevel: LogLevel = .warning,
       logSink: @escaping @Sendable (String) -> Void = LogLevel.standardError, projects: [Project] = [],
       defaultProject: Project? = .default, snapshotThreshold: Int = 500, snapshotInterval: Int = 500,
-      clientDeactivateThreshold: Double = 24 * 3600, channelSessionTTL: Double = 15
+      clientDeactivateThreshold: Double = 24 * 3600, channelSessionTTL: Double = 15, housekeepingInterval: Double = 5
     ) {
       self.host = host
       self.port = port
@@ -56,6 +58,7 @@ public final class YorkieDevServer: Sendable {
       self.snapshotInterval = snapshotInterval
       self.clientDeactivateThreshold = clientDeactivateThreshold
       self.channelSessionTTL = channelSessionTTL
+      self.housekeepingInterval = housekeepingInterval
     }
   }
 
@@ -118,9 +121,10 @@ public final class YorkieDevServer: Sendable {
       } catch {
         throw YorkieDevServerError("cannot listen on \(configuration.host):\(configuration.port): \(error)")
       }
+      let interval = UInt64(max(configuration.housekeepingInterval, 0.01) * 1e9)
       let housekeeping = Task {
         while !Task.isCancelled {
-          try? await Task.sleep(nanoseconds: 5_000_000_000)
+          try? await Task.sleep(nanoseconds: interval)
           if !Task.isCancelled { await service.housekeeping() }
         }
       }
