@@ -49,15 +49,18 @@ enum ChangeIntake {
   }
 
   /// The service error for a change the model refused.
+  ///
+  /// The model reports every malformed input as `invalidWireData`; Yorkie tells two kinds apart,
+  /// so their messages (this package's own, pinned by `ServiceErrorTests`) pick the answer: an
+  /// actor of the wrong length is `ErrInvalidActorID`, a primitive payload of the wrong length is
+  /// `internal` without details (what Yorkie's decoder answers).
   private static func map(_ error: YorkieError) -> ServiceError {
-    switch error.code {
-    case .invalidActorID:
+    if error.code == .invalidActorID || error.message.contains("an actor id has") {
       return ServiceError(.invalidArgument, "\(error.message): invalid actor id", metadataCode: "ErrInvalidActorID")
-    case .invalidNumber:
-      // A primitive payload of the wrong length: Yorkie answers `internal` without details.
-      return ServiceError(.internal, error.message, metadataCode: nil)
-    default:
-      return ServiceError(.invalidArgument, error.message, metadataCode: "ErrUnsupportedOperation")
     }
+    if error.message.contains(" value needs ") {
+      return ServiceError(.internal, error.message, metadataCode: nil)
+    }
+    return ServiceError(.invalidArgument, error.message, metadataCode: "ErrUnsupportedOperation")
   }
 }

@@ -49,7 +49,8 @@ struct ConnectTestClient: Sendable {
       let http = try TestHTTPClient(port: port, readTimeout: 10)
       defer { http.close() }
       var head = "POST /yorkie.v1.YorkieService/\(method) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: \(contentType)\r\n"
-      head += "Connect-Protocol-Version: 1\r\nContent-Length: \(body.count)\r\n"
+      if fields["Connect-Protocol-Version"] == nil { head += "Connect-Protocol-Version: 1\r\n" }
+      head += "Content-Length: \(body.count)\r\n"
       for (name, value) in fields.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
       try http.send(Array((head + "\r\n").utf8) + body)
       let response = try http.readResponse()
