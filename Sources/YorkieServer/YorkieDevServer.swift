@@ -84,6 +84,9 @@ public final class YorkieDevServer: Sendable {
     self.configuration = configuration
   }
 
+  /// The service while the server runs (tests and tools read its state).
+  package var service: YorkieService? { running.withLock { $0?.service } }
+
   /// The server's base URL while it runs (`http://127.0.0.1:54321`).
   public var url: URL? { running.withLock { $0?.http.url } }
 

@@ -22,6 +22,8 @@ package final class YorkieService: Sendable {
   let log: ServerLog
   /// Set once a journal write failed.
   private let failure = Locked<String?>(nil)
+  /// How many pulls were answered with a snapshot (for tests and logs).
+  package let snapshotsSent = Locked(0)
 
   /// The auth hook: `(project, method, token, attributes)`; throws to refuse.
   package typealias Authorizer = @Sendable (Project, String, String?, [(key: String, verb: String)]) async throws(ServiceError) -> Void
@@ -104,6 +106,7 @@ package final class YorkieService: Sendable {
     var pack = result.pack
     do throws(ServiceError) {
       let built = try await SnapshotBuilder.build(job)
+      snapshotsSent.withLock { $0 += 1 }
       pack.snapshot = Data(built.data)
       if let disableGCClient = result.disableGCClient {
         pack.versionVector = WireVersionVector(vector: [disableGCClient.base64: built.versionVector.values.max() ?? 0])
@@ -122,5 +125,18 @@ package final class YorkieService: Sendable {
       pack.versionVector = WireVersionVector(vector: job.minVersionVector ?? [:])
     }
     return pack
+  }
+}
+
+extension YorkieService {
+  /// The live document of `key` materialized at its latest change, as a binary `Snapshot`
+  /// (for tests and tools), or `nil` when there is no such document.
+  package func materialize(documentKey key: String, project: String = "") async throws(ServiceError) -> [UInt8]? {
+    let job: SnapshotJob? = state.withLock { state in
+      guard let id = state.documentByKey[DocumentKeyPath(project: project, key: key)], let document = state.documents[id] else { return nil }
+      return state.makeSnapshotJob(document, through: document.serverSeq, pushed: [])
+    }
+    guard let job else { return nil }
+    return try await SnapshotBuilder.build(job).data
   }
 }

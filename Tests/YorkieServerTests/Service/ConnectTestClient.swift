@@ -3,11 +3,12 @@ import Foundation
 import YorkieProtocol
 @testable import YorkieServer
 
-/// Runs blocking socket work on a GCD thread, so that a test waiting for the server never
-/// occupies a thread of the Swift concurrency pool the server's own tasks need.
+/// Runs blocking socket work on a thread of its own, so that a test waiting for the server never
+/// occupies a thread of the Swift concurrency pool the server's own tasks need (nor one of
+/// Dispatch's global queues, which Linux caps at the number of cores).
 func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
   try await withCheckedThrowingContinuation { continuation in
-    DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+    Thread { continuation.resume(with: Result { try work() }) }.start()
   }
 }
 
@@ -53,7 +54,12 @@ struct ConnectTestClient: Sendable {
       head += "Content-Length: \(body.count)\r\n"
       for (name, value) in fields.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
       try http.send(Array((head + "\r\n").utf8) + body)
-      let response = try http.readResponse()
+      let response: TestResponse
+      do {
+        response = try http.readResponse()
+      } catch {
+        throw TestClientError(description: "\(method): \(error) (request \(String(decoding: body.prefix(300), as: UTF8.self)))")
+      }
       return ConnectAnswer(
         status: response.status, headers: response.headers, json: try? WireJSON.parse(response.body), text: response.text)
     }

@@ -39,13 +39,15 @@ final class HTTPReplica: Sendable {
     await document.setStatus(.attached)
   }
 
-  /// Push-pull.
-  func sync(pushOnly: Bool = false) async throws {
+  /// Push-pull; returns the server's answer.
+  @discardableResult
+  func sync(pushOnly: Bool = false) async throws -> WireChangePack? {
     let pack = WireChangePack(try await document.createChangePack())
     let response = try await client.call(
       "PushPullChanges", PushPullChangesRequest(clientID: clientID, documentID: documentID, changePack: pack, pushOnly: pushOnly),
       as: PushPullChangesResponse.self)
     try await apply(response.changePack)
+    return response.changePack
   }
 
   /// Detaches (with a presence clear, as SDKs do).
