@@ -170,9 +170,10 @@ package final class AuthWebhookClient: Sendable {
   }
 
   /// The session's timeouts for a call allowed `timeout` seconds: whole seconds (what Linux
-  /// honours), at least one more than `timeout`, so that they only fire if ours failed to.
+  /// honours), well above `timeout` (twice it, plus 10 s), so that they only fire if ours failed
+  /// to and a test can tell which one did.
   private static func sessionTimeout(_ timeout: Double) -> Double {
-    (min(max(0, timeout), 1e6) + 1).rounded(.up)
+    (2 * min(max(0, timeout), 1e6) + 10).rounded(.up)
   }
 
   /// The error for a call that got no HTTP response. Only the error's kind is kept: its text
