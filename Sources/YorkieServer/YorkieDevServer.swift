@@ -106,16 +106,15 @@ public final class YorkieDevServer: Sendable {
       settings.channelSessionTTL = configuration.channelSessionTTL
       var seed = SystemRandomNumberGenerator()
       let ids = ResourceIDGenerator(random: SplitMix64(seed: seed.next()), now: { Date().timeIntervalSince1970 })
-      let service = YorkieService(state: ServiceState(settings: settings, ids: ids), log: log)
-      let projects = Dictionary(configuration.projects.map { ($0.publicKey, $0) }, uniquingKeysWith: { first, _ in first })
-      let defaultProject = configuration.defaultProject
+      let webhook = AuthWebhookClient()
+      let service = YorkieService(
+        state: ServiceState(settings: settings, ids: ids), log: log,
+        authorize: { (project, method, token, attributes) async throws(ServiceError) in
+          try await webhook.authorize(project: project, method: method, token: token, attributes: attributes)
+        })
+      let registry = ProjectRegistry(defaultProject: configuration.defaultProject, projects: configuration.projects)
       let handler = ConnectHandler(service: service, log: log) { (key) throws(ServiceError) -> Project in
-        guard let key, !key.isEmpty else {
-          guard let defaultProject else { throw ServiceError(.unauthenticated, "api key is not provided", metadataCode: nil) }
-          return defaultProject
-        }
-        guard let project = projects[key] else { throw .projectNotFound() }
-        return project
+        try registry.project(forAPIKey: key)
       }
       let http = HTTPServer(host: configuration.host, port: configuration.port, handler: handler)
       let url: URL

@@ -8,7 +8,7 @@ extension YorkieService {
   /// ActivateClient.
   package func activateClient(_ request: ActivateClientRequest, context: RequestContext) async throws(ServiceError) -> ActivateClientResponse {
     guard !request.clientKey.isEmpty else { throw .invalidClientKey }
-    try await authorize(context.project, "ActivateClient", context.token, [])
+    try await authorize(context.project, .activateClient, context.token, [])
     let id = try await step { state, now throws(ServiceError) in
       try state.activateClient(key: request.clientKey, metadata: request.metadata, project: context.project.publicKey, now: now)
     }
@@ -20,7 +20,7 @@ extension YorkieService {
   /// then `{}` whatever happens, as in Yorkie).
   package func deactivateClient(_ request: DeactivateClientRequest, context: RequestContext) async throws(ServiceError) -> DeactivateClientResponse {
     let id = try RequestValidation.clientID(request.clientID)
-    try await authorize(context.project, "DeactivateClient", context.token, [])
+    try await authorize(context.project, .deactivateClient, context.token, [])
     let project = context.project.publicKey
     let deactivate: @Sendable () async throws(ServiceError) -> Void = { [self] () async throws(ServiceError) in
       try await step { state, now throws(ServiceError) in ((), try state.deactivateClient(id, project: project, now: now)) }
@@ -41,7 +41,7 @@ extension YorkieService {
     let client = try RequestValidation.clientID(request.clientID)
     let (pack, _) = try RequestValidation.changePack(request.changePack)
     _ = try RequestValidation.documentKey(pack.documentKey)
-    try await authorize(context.project, "AttachDocument", context.token, [(pack.documentKey, pack.changes.isEmpty ? "r" : "rw")])
+    try await authorize(context.project, .attachDocument, context.token, [Self.documentAccess(pack)])
     let project = context.project
     let result = try await step { state, now throws(ServiceError) in
       let result = try state.attachDocument(
@@ -62,7 +62,7 @@ extension YorkieService {
     let client = try RequestValidation.clientID(request.clientID)
     let document = try RequestValidation.objectID(request.documentID)
     let (pack, checkpoint) = try RequestValidation.changePack(request.changePack)
-    try await authorize(context.project, "PushPull", context.token, [(pack.documentKey, pack.changes.isEmpty ? "r" : "rw")])
+    try await authorize(context.project, .pushPull, context.token, [Self.documentAccess(pack)])
     let project = context.project.publicKey
     let result = try await step { state, now throws(ServiceError) in
       let result = try state.pushPullChanges(
@@ -77,7 +77,7 @@ extension YorkieService {
     let client = try RequestValidation.clientID(request.clientID)
     let document = try RequestValidation.objectID(request.documentID)
     let (pack, checkpoint) = try RequestValidation.changePack(request.changePack)
-    try await authorize(context.project, "DetachDocument", context.token, [(pack.documentKey, pack.changes.isEmpty ? "r" : "rw")])
+    try await authorize(context.project, .detachDocument, context.token, [Self.documentAccess(pack)])
     let project = context.project
     let result = try await step { state, now throws(ServiceError) in
       let result = try state.detachDocument(
@@ -93,7 +93,7 @@ extension YorkieService {
     let client = try RequestValidation.clientID(request.clientID)
     let document = try RequestValidation.objectID(request.documentID)
     let (pack, checkpoint) = try RequestValidation.changePack(request.changePack)
-    try await authorize(context.project, "RemoveDocument", context.token, [(pack.documentKey, "rw")])
+    try await authorize(context.project, .removeDocument, context.token, [AccessAttribute(key: pack.documentKey, verb: .readWrite)])
     let project = context.project.publicKey
     let result = try await step { state, now throws(ServiceError) in
       let result = try state.removeDocument(client: client, project: project, documentID: document, pack: pack, now: now)
@@ -106,7 +106,7 @@ extension YorkieService {
   package func attachChannel(_ request: AttachChannelRequest, context: RequestContext) async throws(ServiceError) -> AttachChannelResponse {
     let client = try RequestValidation.clientID(request.clientID)
     _ = try RequestValidation.channelKey(request.channelKey)
-    try await authorize(context.project, "AttachChannel", context.token, [(request.channelKey, "r")])
+    try await authorize(context.project, .attachChannel, context.token, [AccessAttribute(key: request.channelKey, verb: .read)])
     let project = context.project.publicKey
     let (session, count) = try await step { state, now throws(ServiceError) in
       let result = try state.attachChannel(client: client, project: project, key: request.channelKey, now: now)
@@ -119,7 +119,7 @@ extension YorkieService {
   package func detachChannel(_ request: DetachChannelRequest, context: RequestContext) async throws(ServiceError) -> DetachChannelResponse {
     let client = try RequestValidation.clientID(request.clientID)
     _ = try RequestValidation.channelKey(request.channelKey)
-    try await authorize(context.project, "DetachChannel", context.token, [(request.channelKey, "r")])
+    try await authorize(context.project, .detachChannel, context.token, [AccessAttribute(key: request.channelKey, verb: .read)])
     let project = context.project.publicKey
     let count = try await step { state, now throws(ServiceError) in
       let result = try state.detachChannel(client: client, project: project, key: request.channelKey, session: request.sessionID, now: now)
@@ -132,7 +132,7 @@ extension YorkieService {
   package func refreshChannel(_ request: RefreshChannelRequest, context: RequestContext) async throws(ServiceError) -> RefreshChannelResponse {
     _ = try RequestValidation.channelKey(request.channelKey)
     if !request.sessionID.isEmpty { _ = try RequestValidation.clientID(request.clientID) }
-    try await authorize(context.project, "RefreshChannel", context.token, [(request.channelKey, "r")])
+    try await authorize(context.project, .refreshChannel, context.token, [AccessAttribute(key: request.channelKey, verb: .read)])
     let project = context.project.publicKey
     let result = try await step { state, now throws(ServiceError) in
       let result = try state.refreshChannel(
@@ -146,7 +146,7 @@ extension YorkieService {
   /// PeekChannel.
   package func peekChannel(_ request: PeekChannelRequest, context: RequestContext) async throws(ServiceError) -> PeekChannelResponse {
     _ = try RequestValidation.channelKey(request.channelKey)
-    try await authorize(context.project, "PeekChannel", context.token, [(request.channelKey, "r")])
+    try await authorize(context.project, .peekChannel, context.token, [AccessAttribute(key: request.channelKey, verb: .read)])
     let project = context.project.publicKey
     let count = try state.withLock { (state) throws(ServiceError) in try state.peekChannel(project: project, key: request.channelKey) }
     return PeekChannelResponse(sessionCount: count)
@@ -156,12 +156,18 @@ extension YorkieService {
   package func broadcast(_ request: BroadcastRequest, context: RequestContext) async throws(ServiceError) -> BroadcastResponse {
     let client = try RequestValidation.clientID(request.clientID)
     _ = try RequestValidation.channelKey(request.channelKey)
-    try await authorize(context.project, "Broadcast", context.token, [(request.channelKey, "r")])
+    try await authorize(context.project, .broadcast, context.token, [AccessAttribute(key: request.channelKey, verb: .read)])
     let project = context.project.publicKey
     try await step { state, now throws(ServiceError) in
       ((), try state.broadcast(client: client, project: project, key: request.channelKey, topic: request.topic, payload: request.payload, now: now))
     }
     return BroadcastResponse()
+  }
+
+  /// The webhook attribute of a document RPC: `rw` when the pack carries operations, `r` for
+  /// a pack of presence changes only (as Yorkie's server decides it).
+  static func documentAccess(_ pack: WireChangePack) -> AccessAttribute {
+    AccessAttribute(key: pack.documentKey, verb: pack.changes.contains { !$0.operations.isEmpty } ? .readWrite : .read)
   }
 
   /// Housekeeping: expires channel sessions and deactivates clients idle past the threshold.

@@ -27,7 +27,7 @@ extension YorkieService {
       case .channel(let key): channels.append(try RequestValidation.channelKey(key))
       }
     }
-    try await authorize(context.project, "Watch", context.token, [])
+    try await authorize(context.project, .watch, context.token, [])
     let project = context.project.publicKey
     let counts: [String: Int64] = try state.withLock { (state) throws(ServiceError) -> [String: Int64] in
       _ = try state.activeClient(client, project: project, now: now())

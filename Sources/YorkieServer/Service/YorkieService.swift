@@ -25,8 +25,9 @@ package final class YorkieService: Sendable {
   /// How many pulls were answered with a snapshot (for tests and logs).
   package let snapshotsSent = Locked(0)
 
-  /// The auth hook: `(project, method, token, attributes)`; throws to refuse.
-  package typealias Authorizer = @Sendable (Project, String, String?, [(key: String, verb: String)]) async throws(ServiceError) -> Void
+  /// The auth hook: `(project, method, token, attributes)`; throws to refuse
+  /// (``AuthWebhookClient/authorize(project:method:token:attributes:)`` in a server).
+  package typealias Authorizer = @Sendable (Project, AuthMethod, String?, [AccessAttribute]) async throws(ServiceError) -> Void
 
   /// A service over `state`.
   package init(
