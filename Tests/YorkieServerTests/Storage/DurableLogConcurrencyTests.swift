@@ -45,12 +45,12 @@ struct StorageDurableLogConcurrencyTests {
   /// The filler of a stamp's payload: 0 to 300 bytes that depend on the stamp.
   fileprivate static func filler(_ stamp: Stamp) -> [UInt8] {
     let seed = stamp.thread * 1_000_003 + stamp.call * 31 + stamp.index
-    return payload(seed, count: (seed * 7919) % 301)
+    return StorageFixture.payload(seed, count: (seed * 7919) % 301)
   }
 
   @Test("8 threads append (1 to 3 records a call) and sync concurrently; after reopen every call is whole, in order, and every synced one is there")
   func manyThreads() throws {
-    try withTemporaryDirectory { folder in
+    try StorageFixture.withTemporaryDirectory { folder in
       let url = folder.appendingPathComponent("log")
       let (log, _) = try DurableLog.open(at: url)
       let threads = 8
@@ -58,7 +58,7 @@ struct StorageDurableLogConcurrencyTests {
       let synced = Locked<Set<Stamp>>([])
       let positions = Locked<[DurableLog.Position]>([])
       let failures = Locked<[String]>([])
-      runThreads(threads) { thread in
+      StorageFixture.runThreads(threads) { thread in
         var last = DurableLog.Position(generation: 0, offset: 0)
         for call in 0..<calls {
           let count = 1 + (thread + call) % 3
@@ -111,13 +111,13 @@ struct StorageDurableLogConcurrencyTests {
 
   @Test("Group commit: 8 syncs arriving while a flush is in flight share it — one flush in all")
   func groupsSyncs() throws {
-    try withTemporaryDirectory { folder in
+    try StorageFixture.withTemporaryDirectory { folder in
       let url = folder.appendingPathComponent("log")
       let (log, _) = try DurableLog.open(at: url)
       defer { log.close() }
       let threads = 8
       // Every record is appended before any sync starts.
-      let positions = try (0..<threads).map { try log.append([payload($0, count: 100)]) }
+      let positions = try (0..<threads).map { try log.append([StorageFixture.payload($0, count: 100)]) }
       let flushes = Locked(0)
       let allWaited = Locked(false)
       log.beforeFlush.withLock {
@@ -133,7 +133,7 @@ struct StorageDurableLogConcurrencyTests {
         }
       }
       let failures = Locked<[String]>([])
-      runThreads(threads) { thread in
+      StorageFixture.runThreads(threads) { thread in
         do { try log.sync(through: positions[thread]) } catch { failures.withLock { $0.append("\(error)") } }
       }
       #expect(failures.withLock { $0 }.isEmpty)
@@ -145,7 +145,7 @@ struct StorageDurableLogConcurrencyTests {
 
   @Test("Appends go on while a flush is in flight: the write lock is not held during fsync")
   func appendsDuringFlush() throws {
-    try withTemporaryDirectory { folder in
+    try StorageFixture.withTemporaryDirectory { folder in
       let url = folder.appendingPathComponent("log")
       let (log, _) = try DurableLog.open(at: url)
       defer { log.close() }
@@ -171,13 +171,13 @@ struct StorageDurableLogConcurrencyTests {
 
   @Test("A rewrite waits for a flush in flight, and syncs during a rewrite wait for it")
   func rewriteWithSyncs() throws {
-    try withTemporaryDirectory { folder in
+    try StorageFixture.withTemporaryDirectory { folder in
       let url = folder.appendingPathComponent("log")
       let (log, _) = try DurableLog.open(at: url)
       let failures = Locked<[String]>([])
       // Two threads append and sync in a loop while a third rewrites the log several times with
       // a fixed content; the log ends as the last rewrite plus the appends made after it.
-      runThreads(3) { thread in
+      StorageFixture.runThreads(3) { thread in
         do {
           if thread == 2 {
             for round in 0..<20 { try log.rewrite(with: [[UInt8(round)]]) }
@@ -196,7 +196,7 @@ struct StorageDurableLogConcurrencyTests {
       defer { again.close() }
       #expect(recovery.records.first == [19])
       #expect(recovery.records.dropFirst().allSatisfy { $0.count == 2 && $0[0] < 2 })
-      #expect(try fileBytes(url).count == end.offset)
+      #expect(try StorageFixture.fileBytes(url).count == end.offset)
     }
   }
 }
