@@ -75,7 +75,8 @@ package final class DurableLog: Sendable {
   private let state: Locked<WriterState>
   /// What is durable, and who flushes next.
   private let commit: GroupCommit
-  /// Called by a sync leader just before it flushes (tests use it to hold a flush in flight).
+  /// Called by a sync leader as the first step of its flush, in the same context as the flush
+  /// (tests use it to hold a flush in flight).
   let beforeFlush = Locked<(@Sendable () -> Void)?>(nil)
 
   /// A log writing to `fd`, whose content ends at `end` and is durable.
@@ -177,9 +178,8 @@ package final class DurableLog: Sendable {
       commit.finishFlush(failure: error)
       throw error
     }
-    beforeFlush.withLock { $0 }?()
     do throws(StorageError) {
-      try FileIO.flush(fd, path)
+      try flush(fd)
     } catch {
       state.withLock { state in
         if state.failure == nil { state.failure = error }
@@ -250,6 +250,12 @@ package final class DurableLog: Sendable {
 
   /// How many syncs are asleep waiting for a flush in flight (for tests of group commit).
   var sleepingSyncCount: Int { commit.sleepingCount }
+
+  /// A sync leader's flush of `fd`: the ``beforeFlush`` hook, then the flush itself.
+  private func flush(_ fd: Int32) throws(StorageError) {
+    beforeFlush.withLock { $0 }?()
+    try FileIO.flush(fd, path)
+  }
 
   /// `<path>.tmp`: where ``rewrite(with:)`` builds the new file.
   private static func temporaryPath(_ path: String) -> String { path + ".tmp" }
