@@ -75,9 +75,10 @@ package final class DurableLog: Sendable {
   private let state: Locked<WriterState>
   /// What is durable, and who flushes next.
   private let commit: GroupCommit
-  /// Called by a sync leader as the first step of its flush, in the same context as the flush
-  /// (tests use it to hold a flush in flight).
-  let beforeFlush = Locked<(@Sendable () -> Void)?>(nil)
+  /// Called by a sync leader as the first step of its flush, in the same context as the flush;
+  /// what it throws counts as the flush's failure (tests use it to hold a flush in flight, or to
+  /// make one fail).
+  let beforeFlush = Locked<(@Sendable () throws(StorageError) -> Void)?>(nil)
 
   /// A log writing to `fd`, whose content ends at `end` and is durable.
   private init(path: String, fd: Int32, end: Int) {
@@ -133,8 +134,10 @@ package final class DurableLog: Sendable {
   /// interleaved with another call's records, and returns the position after them. Not durable
   /// until ``sync(through:)`` returns for that position (or a later one).
   ///
-  /// If the write fails, the file is cut back to where it was, so nothing of the call remains; if
-  /// even that fails, the log becomes unusable. An empty `payloads` writes nothing and returns the
+  /// If the write fails, the file is cut back to where it was and flushed (with the write lock
+  /// held: this is the one flush under it, on a failure path), so nothing of the call remains,
+  /// even after a crash; if even that fails, the log becomes unusable. A crash, on the other hand,
+  /// may keep any prefix of the call's records, as each record is checked on its own. An empty `payloads` writes nothing and returns the
   /// current end.
   package func append(_ payloads: [[UInt8]]) throws(StorageError) -> Position {
     for payload in payloads where payload.count > LogFormat.maximumPayloadLength {
@@ -147,8 +150,11 @@ package final class DurableLog: Sendable {
       do throws(StorageError) {
         try FileIO.write(state.fd, bytes, at: state.end, path)
       } catch {
+        // Some of the call's records may be complete on disk (a concurrent flush may even have
+        // made them durable): cut them off, durably, so that the failed call leaves nothing.
         do throws(StorageError) {
           try FileIO.truncate(state.fd, to: state.end, path)
+          try FileIO.flush(state.fd, path)
         } catch {
           state.failure = error
         }
@@ -226,7 +232,8 @@ package final class DurableLog: Sendable {
     }
   }
 
-  /// Closes the file, waiting for a flush in flight. Later appends throw
+  /// Closes the file, waiting for a flush in flight. It does not flush: sync first what must be
+  /// durable (a reopen flushes whatever it finds). Later appends throw
   /// ``StorageError/closed(file:)``, and so do syncs of positions not already durable. Calling it
   /// again does nothing.
   package func close() {
@@ -253,7 +260,7 @@ package final class DurableLog: Sendable {
 
   /// A sync leader's flush of `fd`: the ``beforeFlush`` hook, then the flush itself.
   private func flush(_ fd: Int32) throws(StorageError) {
-    beforeFlush.withLock { $0 }?()
+    try beforeFlush.withLock { $0 }?()
     try FileIO.flush(fd, path)
   }
 

@@ -199,4 +199,42 @@ struct StorageDurableLogConcurrencyTests {
       #expect(try StorageFixture.fileBytes(url).count == end.offset)
     }
   }
+
+  @Test("A failed flush fails its waiters too and makes the log unusable; what was durable stays so")
+  func failedFlush() throws {
+    try StorageFixture.withTemporaryDirectory { folder in
+      let url = folder.appendingPathComponent("log")
+      let (log, _) = try DurableLog.open(at: url)
+      defer { log.close() }
+      let durable = try log.append([[1]])
+      try log.sync(through: durable)
+      let threads = 4
+      let positions = try (0..<threads).map { try log.append([[UInt8(2 + $0)]]) }
+      let failure = StorageError.system(file: log.path, call: "fdatasync", offset: nil, errno: EIO)
+      log.beforeFlush.withLock {
+        $0 = { () throws(StorageError) in
+          // Fail once every other sync is waiting for this flush.
+          let deadline = Date().addingTimeInterval(10)
+          while log.sleepingSyncCount < threads - 1 && Date() < deadline { usleep(1000) }
+          throw failure
+        }
+      }
+      let errors = Locked<[StorageError?]>([])
+      StorageFixture.runThreads(threads) { thread in
+        do throws(StorageError) {
+          try log.sync(through: positions[thread])
+          errors.withLock { $0.append(nil) }
+        } catch {
+          errors.withLock { $0.append(error) }
+        }
+      }
+      #expect(errors.withLock { $0 } == [StorageError?](repeating: failure, count: threads))
+      #expect(log.flushCount == 2, "the first sync's, and the one failed flush shared by all")
+      log.beforeFlush.withLock { $0 = nil }
+      #expect(throws: failure) { try log.append([[9]]) }
+      #expect(throws: failure) { try log.sync(through: positions[0]) }
+      try log.sync(through: durable)
+      #expect(throws: failure) { try log.rewrite(with: []) }
+    }
+  }
 }
