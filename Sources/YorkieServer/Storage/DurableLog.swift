@@ -49,7 +49,8 @@ import Foundation
 ///
 /// One log per file: `open` takes an exclusive `flock` on it (and a rewrite on its replacement),
 /// so a second `DurableLog` on the same file, in this process or another, gets
-/// ``StorageError/locked(file:)``.
+/// ``StorageError/locked(file:)``. (Not covered: two processes creating the same missing log at
+/// the same moment.)
 package final class DurableLog: Sendable {
   /// The largest payload of one record: 64 MiB.
   package static let maximumPayloadLength = LogFormat.maximumPayloadLength
@@ -88,6 +89,7 @@ package final class DurableLog: Sendable {
     commit = GroupCommit(durable: start.position)
   }
 
+  /// Closes the descriptor if ``close()`` was not called (no other thread can be using the log).
   deinit {
     state.withLock { state in
       if state.fd >= 0 { FileIO.close(state.fd) }
@@ -99,8 +101,10 @@ package final class DurableLog: Sendable {
   ///
   /// A torn tail is truncated away (and the truncation flushed) and reported in the ``Recovery``;
   /// any other damage throws ``StorageError/corrupt(file:offset:reason:)``. A leftover `.tmp` of an
-  /// interrupted rewrite is deleted. The file is flushed before returning, so every record in the
-  /// recovery is durable. The whole file is read into memory at once.
+  /// interrupted rewrite is deleted once the log has read back without damage (a refusal leaves it
+  /// for whoever repairs the log). The file and its folder are flushed before returning, so every
+  /// record in the recovery is durable. The whole file is read into memory at once (and the
+  /// payloads copied out of it: about twice the file's size at the peak).
   package static func open(at url: URL) throws(StorageError) -> (DurableLog, Recovery) {
     let path = url.path(percentEncoded: false)
     let temporary = temporaryPath(path)
@@ -118,10 +122,14 @@ package final class DurableLog: Sendable {
     }
     do throws(StorageError) {
       try FileIO.lockExclusively(fd, path)
-      let removed = try FileIO.removeIfPresent(temporary)
       let scan = try LogScanner.scan(try FileIO.readAll(fd, path), file: path)
+      // Only once the log is known good: were it damaged, a complete replacement could help.
+      let removed = try FileIO.removeIfPresent(temporary)
       if scan.tornTail != nil { try FileIO.truncate(fd, to: scan.validLength, path) }
       try FileIO.flush(fd, path)
+      // The file's name may not be durable yet either: a rewrite may have crashed between its
+      // rename and its folder flush. Appends must not be acknowledged on a name that could revert.
+      try FileIO.syncDirectory(containing: path)
       let recovery = Recovery(records: scan.records, tornTail: scan.tornTail, removedTemporaryFile: removed)
       return (DurableLog(path: path, fd: fd, end: scan.validLength), recovery)
     } catch {
@@ -137,8 +145,8 @@ package final class DurableLog: Sendable {
   /// If the write fails, the file is cut back to where it was and flushed (with the write lock
   /// held: this is the one flush under it, on a failure path), so nothing of the call remains,
   /// even after a crash; if even that fails, the log becomes unusable. A crash, on the other hand,
-  /// may keep any prefix of the call's records, as each record is checked on its own. An empty `payloads` writes nothing and returns the
-  /// current end.
+  /// may keep any prefix of the call's records, as each record is checked on its own. An empty
+  /// `payloads` writes nothing and returns the current end.
   package func append(_ payloads: [[UInt8]]) throws(StorageError) -> Position {
     for payload in payloads where payload.count > LogFormat.maximumPayloadLength {
       throw .payloadTooLarge(file: path, length: payload.count, limit: LogFormat.maximumPayloadLength)

@@ -13,6 +13,7 @@ private func bitwiseCRC32C(_ bytes: [UInt8]) -> UInt32 {
   return crc ^ 0xFFFF_FFFF
 }
 
+/// `CRC32C` against published vectors and the bit-by-bit definition.
 @Suite("Storage: CRC-32C")
 struct StorageCRC32CTests {
   @Test("The standard check value: \"123456789\" gives 0xE3069283")

@@ -165,6 +165,14 @@ struct StorageDurableLogTests {
       #expect(recovery == DurableLog.Recovery(records: [[1, 2, 3]], tornTail: nil, removedTemporaryFile: true))
       #expect(!StorageFixture.exists(temporary))
       log.close()
+      // A damaged log keeps it: it may be what a repair needs.
+      var damaged = try StorageFixture.fileBytes(url)
+      damaged[damaged.count - 1] ^= 1
+      try StorageFixture.writeFile(url, damaged)
+      try StorageFixture.writeFile(temporary, [1])
+      #expect(StorageFixture.openError(url) != nil)
+      #expect(StorageFixture.exists(temporary))
+      try StorageFixture.writeFile(url, LogFormat.magic)
       // And when the log itself is missing (a crash during its creation), the log starts empty.
       try FileManager.default.removeItem(at: url)
       try StorageFixture.writeFile(temporary, Array(LogFormat.magic.prefix(5)))
