@@ -115,7 +115,7 @@ enum FileIO {
     #else
       let result = Darwin.rename(source, destination)
     #endif
-    guard result == 0 else { throw StorageError.current("rename to \(destination)", source) }
+    guard result == 0 else { throw StorageError.current("rename", "\(source) -> \(destination)") }
   }
 
   /// Deletes `path`; `false` if there was no such file.

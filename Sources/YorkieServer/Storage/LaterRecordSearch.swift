@@ -23,10 +23,11 @@
 /// offsets known to reach the end. It runs only when a file ends in a cut payload, that is after a
 /// crash.
 ///
-/// Not covered: damage in a length followed, at the very end, by a second, torn record (a crash
-/// after the damage); the chain then ends in a cut payload, which this search does not accept as
-/// an end because almost any random bytes would (too many offsets would pass to checksum them all).
-/// Such a file is cut at the damaged record and the loss reported as a torn tail.
+/// Not covered, and reported as a torn tail (the records lost, but not silently):
+/// - damage to the length of the very last record: nothing follows it to tell;
+/// - damage to a length followed, at the very end, by a second, torn record (a crash after the
+///   damage): the chain then ends in a cut payload, which this search does not accept as an end
+///   because almost any random bytes would (too many offsets would pass to checksum them all).
 enum LaterRecordSearch {
   /// The offset of the last valid record at or after `start` whose chain of following records
   /// reaches the end of `bytes`; `nil` if there is none.

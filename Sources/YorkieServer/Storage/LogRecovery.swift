@@ -19,8 +19,10 @@ extension DurableLog {
   /// Only a write that never completed can leave one: the file ends inside a record header, or
   /// inside a payload (its length runs past the end of the file), or everything from a record
   /// boundary to the end is zero bytes (the file was extended but the data never reached the
-  /// disk). No record that was ever synced can be in it — see ``DurableLog`` for how damage to
-  /// complete records is told apart.
+  /// disk). No record that was ever synced can be in it, with one exception the format cannot
+  /// rule out: damage to the length field of the very last record that makes it point past the
+  /// end of the file looks exactly like a cut, and that record is dropped (reported here, not
+  /// silently). Damage anywhere before the last record is refused (see ``LaterRecordSearch``).
   package struct TornTail: Sendable, Hashable, CustomStringConvertible {
     /// How the tail was unfinished.
     package enum Kind: Sendable, Hashable {

@@ -120,6 +120,8 @@ struct StorageDurableLogConcurrencyTests {
       let positions = try (0..<threads).map { try log.append([StorageFixture.payload($0, count: 100)]) }
       let flushes = Locked(0)
       let allWaited = Locked(false)
+      // The hook captures the log: cleared at the end, or the two would keep each other alive.
+      defer { log.beforeFlush.withLock { $0 = nil } }
       log.beforeFlush.withLock {
         $0 = {
           // The first leader holds its flush until the seven others are asleep waiting for it.
@@ -151,6 +153,8 @@ struct StorageDurableLogConcurrencyTests {
       defer { log.close() }
       let appended = DispatchSemaphore(value: 0)
       let appendedInTime = Locked(false)
+      // The hook captures the log: cleared at the end, or the two would keep each other alive.
+      defer { log.beforeFlush.withLock { $0 = nil } }
       log.beforeFlush.withLock {
         $0 = {
           // Inside the flush: another thread's append must complete.
@@ -160,7 +164,7 @@ struct StorageDurableLogConcurrencyTests {
       }
       try log.sync(through: try log.append([[1]]))
       #expect(appendedInTime.withLock { $0 })
-      log.beforeFlush.withLock { $0 = nil }
+      log.beforeFlush.withLock { $0 = nil }  // The next sync flushes normally.
       try log.sync(through: log.end)
       log.close()
       let (again, recovery) = try DurableLog.open(at: url)
@@ -211,6 +215,8 @@ struct StorageDurableLogConcurrencyTests {
       let threads = 4
       let positions = try (0..<threads).map { try log.append([[UInt8(2 + $0)]]) }
       let failure = StorageError.system(file: log.path, call: "fdatasync", offset: nil, errno: EIO)
+      // The hook captures the log: cleared at the end, or the two would keep each other alive.
+      defer { log.beforeFlush.withLock { $0 = nil } }
       log.beforeFlush.withLock {
         $0 = { () throws(StorageError) in
           // Fail once every other sync is waiting for this flush.
