@@ -83,7 +83,7 @@ extension ServiceState {
         hasOperations: !change.operations.isEmpty, wire: change))
       stored.append(change)
     }
-    effects.journal.append(.changesStored(document: document.id, changes: stored))
+    effects.journal.append(.changesStored(document: document.id, changes: stored, unmaterializableReason: document.unmaterializableReason))
     let lastSnapshot = document.snapshot?.serverSeq ?? 0
     if document.serverSeq - lastSnapshot >= settings.snapshotInterval, document.unmaterializableReason == nil {
       effects.snapshotsDue.append(document.id)

@@ -52,7 +52,7 @@ package final class YorkieService: Sendable {
     let time = now()
     let journal = self.journal
     let failure = self.failure
-    let (value, effects, mark) = try state.withLock { (state) throws(ServiceError) -> (Value, ServiceEffects, Int) in
+    let (value, effects, mark) = try state.withLock { (state) throws(ServiceError) -> (Value, ServiceEffects, DurableLog.Position) in
       let (value, effects) = try body(&state, time)
       guard !effects.journal.isEmpty else { return (value, effects, journal.currentMark) }
       do throws(ServiceError) {
