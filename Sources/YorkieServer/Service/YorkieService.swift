@@ -79,7 +79,11 @@ package final class YorkieService: Sendable {
   func storeSnapshot(of documentID: ResourceID) {
     let job: SnapshotJob? = state.withLock { state in
       guard let document = state.documents[documentID], document.unmaterializableReason == nil else { return nil }
-      return ServiceState.makeSnapshotJob(document, through: document.serverSeq, pushed: [])
+      var job = ServiceState.makeSnapshotJob(document, through: document.serverSeq, pushed: [])
+      // Garbage every attached client has seen goes, so that stored snapshots stay the size of
+      // the document rather than of its history.
+      job.minVersionVector = ServiceState.minimumVersionVector(Array(document.versionVectors.values))
+      return job
     }
     guard let job else { return }
     let serverSeq = Int64(job.changes.count) + (job.base?.serverSeq ?? 0)
