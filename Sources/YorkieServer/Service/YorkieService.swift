@@ -24,6 +24,8 @@ package final class YorkieService: Sendable {
   private let failure = Locked<String?>(nil)
   /// How many pulls were answered with a snapshot (for tests and logs).
   package let snapshotsSent = Locked(0)
+  /// The documents whose lack of a snapshot was already logged as a warning.
+  private let unmaterializableLogged = Locked<Set<ResourceID>>([])
 
   /// The auth hook: `(project, method, token, attributes)`; throws to refuse
   /// (``AuthWebhookClient/authorize(project:method:token:attributes:)`` in a server).
@@ -107,6 +109,11 @@ package final class YorkieService: Sendable {
   /// Fills the snapshot of a document step's pack, or falls back to changes when the document
   /// cannot be materialized.
   func completeSnapshot(_ result: DocumentStepResult, client: ResourceID, since serverSeq: Int64) async -> WireChangePack {
+    if let reason = result.snapshotSkipped {
+      let first = unmaterializableLogged.withLock { $0.insert(result.document).inserted }
+      let line = "document \(result.document.hex) cannot be materialized by this server (\(reason)); clients far behind get changes instead of a snapshot"
+      if first { log.warning(line) } else { log.debug(line) }
+    }
     guard let job = result.snapshotJob else { return result.pack }
     var pack = result.pack
     do throws(ServiceError) {
