@@ -48,6 +48,8 @@ final class Connection {
   var lingerDeadline: Double?
   /// When the connection last read or wrote bytes, or became idle.
   var lastActivity: Double
+  /// How many requests the connection has carried (for the log).
+  var requestCount = 0
   /// When the request now under way began (its first byte), if one is.
   var requestStart: Double?
 
