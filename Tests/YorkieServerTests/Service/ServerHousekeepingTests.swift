@@ -35,7 +35,7 @@ struct ServerHousekeepingTests {
   @Test("a client idle past the threshold is deactivated: its presence is cleared and watchers hear of it")
   func idleClients() async throws {
     var configuration = YorkieDevServer.Configuration()
-    configuration.clientDeactivateThreshold = 0.3
+    configuration.clientDeactivateThreshold = 1.5
     configuration.housekeepingInterval = 0.1
     try await withServer(configuration) { url, server in
       let idle = try await HTTPReplica(url: url, key: "doc-idle")
@@ -47,12 +47,13 @@ struct ServerHousekeepingTests {
       _ = try await stream.nextJSON()
       // The watcher keeps itself alive; the idle client does not.
       var deactivated = false
-      for _ in 0..<30 where !deactivated {
+      for _ in 0..<80 where !deactivated {
         try await Task.sleep(nanoseconds: 100_000_000)
         try await watcher.sync()
         deactivated = server.service?.state.withLock { $0.clients[ResourceID(hex: idle.clientID)!]?.isActive == false } ?? false
       }
       #expect(deactivated)
+      try await watcher.sync()
       #expect(server.service?.state.withLock { $0.clients[ResourceID(hex: watcher.clientID)!]?.isActive } == true)
       await watcher.document.setOnline(try ActorID(hex: idle.clientID), true)
       #expect(await watcher.document.presence(of: try ActorID(hex: idle.clientID)) == nil)
