@@ -64,6 +64,11 @@ final class Connection {
   /// Whether bytes wait to be written.
   var hasPendingOutput: Bool { outboxOffset < outbox.count }
 
+  /// The bytes queued for the peer and not yet written (outbox and slots).
+  var pendingOutputCount: Int {
+    slots.reduce(outbox.count - outboxOffset) { $0 + $1.bytes.count }
+  }
+
   /// Whether the connection has nothing to do: no request under way, no response pending.
   var isIdle: Bool { slots.isEmpty && !hasPendingOutput && requestStart == nil && lingerDeadline == nil }
 

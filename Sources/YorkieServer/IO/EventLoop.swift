@@ -191,6 +191,9 @@ final class EventLoop {
         connection.outboxOffset += count
         connection.lastActivity = now
       case .wouldBlock, .endOfFile:
+        // A peer that reads slower than it is sent to (a stalled Watch client) is cut off once
+        // its backlog passes the limit, rather than growing without bound.
+        if connection.pendingOutputCount > limits.maxPendingOutputBytes { close(connection) }
         return
       case .failed:
         close(connection)
