@@ -26,6 +26,7 @@ let package = Package(
     .target(name: "YorkieServer", dependencies: ["CRDT", "YorkieProtocol"]),
     .executableTarget(name: "yorkie-server", dependencies: ["YorkieServer"]),
     .executableTarget(name: "crdt-bench", dependencies: ["CRDT", "YorkieProtocol"], path: "Benchmarks/crdt-bench"),
+    .executableTarget(name: "server-bench", dependencies: ["YorkieServer", "YorkieProtocol", "CRDT"], path: "Benchmarks/server-bench"),
     .testTarget(name: "CRDTTests", dependencies: ["CRDT"]),
     .testTarget(name: "YorkieProtocolTests", dependencies: ["YorkieProtocol", "CRDT"], resources: [.copy("Fixtures/wire")]),
     // Uses only the public API (no @testable): what an outside package can do with YorkieProtocol.
