@@ -102,12 +102,19 @@ package final class ResponseWriter: Sendable {
   /// to other calls on this writer (the post happens under the phase lock, so steps reach the
   /// loop in phase order).
   private func advance(from expected: Phase, to next: Phase, bytes: () -> [UInt8]) -> Bool {
-    phase.withLock { phase in
+    let posted = phase.withLock { phase in
       guard phase == expected else { return false }
       phase = next
       let command = LoopInbox.Command.send(
         connection: connectionID, slot: slotID, bytes: bytes(), finish: next == .finished)
       return inbox.post(command)
     }
+    if next == .finished {
+      // A complete response never runs its close actions: drop them now, since they often
+      // hold the object that holds this writer (a stream call), and would otherwise keep
+      // each other alive forever.
+      closeState.withLock { $0.actions = [] }
+    }
+    return posted
   }
 }

@@ -154,7 +154,15 @@ extension ServiceState {
         rowChange = .deleted
       }
       let minimum = Self.minimumVersionVector(Array(document.versionVectors.values) + [requestVector])
-      if snapshotJob == nil {
+      if input.pushOnly {
+        // Where Yorkie diverges, on purpose: Yorkie sends the minimum with a push-only answer
+        // too, but that client has not pulled the changes stored since its checkpoint, and one
+        // of them may insert next to a tombstone the minimum lets it collect (a client that
+        // inserted concurrently with the removal, then detached, no longer holds the minimum
+        // back). Collecting then, and pulling that insert later, loses its anchor. An empty
+        // vector collects nothing; the next full pull brings the minimum with the changes.
+        pack.versionVector = WireVersionVector()
+      } else if snapshotJob == nil {
         pack.versionVector = WireVersionVector(vector: minimum)
       } else {
         snapshotJob!.minVersionVector = minimum

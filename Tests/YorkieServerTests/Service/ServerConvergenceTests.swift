@@ -46,7 +46,9 @@ struct ServerConvergenceTests {
             try await replica.attach(presence: ["i": .integer(Int32(index))])
             live.mutate { $0[key, default: [:]][replica.clientID] = replica }
             for step in 0..<stepsPerClient {
-              switch Action.allCases[Int(random.next() % UInt64(Action.allCases.count))] {
+              let action = Action.allCases[Int(random.next() % UInt64(Action.allCases.count))]
+              do {
+              switch action {
               case .edit:
                 try await Self.randomEdit(replica.document, &random, tag: "\(index).\(step)")
               case .sync:
@@ -76,6 +78,11 @@ struct ServerConvergenceTests {
                 replica = try await HTTPReplica(url: url, key: key, clientKey: "c\(index)")
                 try await replica.attach(presence: ["i": .integer(Int32(index))])
                 live.mutate { $0[key, default: [:]][replica.clientID] = replica }
+              }
+              } catch {
+                let dump = await Self.dump(server: server, key: key, replica: replica)
+                Issue.record("seed \(seed): client \(index) (\(replica.clientID)) step \(step) \(action) failed: \(error); state written to \(dump)")
+                throw error
               }
               if let broken = await replica.document.checkInvariants() {
                 Issue.record("seed \(seed): replica \(index) broke an invariant at step \(step): \(broken)")
@@ -107,6 +114,25 @@ struct ServerConvergenceTests {
         }
       }
     }
+  }
+
+  /// Writes the server's history of `key` and the replica's state to a temporary file, for a
+  /// failure's post-mortem; returns the file's path.
+  static func dump(server: YorkieDevServer, key: String, replica: HTTPReplica) async -> String {
+    var text = "replica \(replica.clientID)\n"
+    text += "versionVector \(WireVersionVector(await replica.document.versionVector).json.text)\n"
+    for change in await replica.document.pendingChanges { text += "pending \(WireChange(change).json.text)\n" }
+    let history: [String] = server.service?.state.withLock { state in
+      guard let id = state.documentByKey[DocumentKeyPath(project: "", key: key)], let document = state.documents[id] else { return [] }
+      var lines = document.changes.map { "stored \($0.wire.json.text)" }
+      for (client, row) in document.versionVectors { lines.append("row \(client.hex) \(row)") }
+      if let snapshot = document.snapshot { lines.append("snapshot at \(snapshot.serverSeq) vv \(snapshot.versionVector)") }
+      return lines
+    } ?? []
+    text += history.joined(separator: "\n")
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("server-convergence-\(replica.clientID).txt")
+    try? Data(text.utf8).write(to: file)
+    return file.path
   }
 
   /// The min version vector of a sync answer is never ahead of an attached replica (each
