@@ -30,7 +30,9 @@ let package = Package(
     // It reads the recorded traffic of YorkieProtocolTests from the source tree.
     .testTarget(name: "YorkieProtocolPublicAPITests", dependencies: ["YorkieProtocol", "CRDT"]),
     .testTarget(name: "YorkieClientTests", dependencies: ["YorkieClient"]),
-    .testTarget(name: "YorkieServerTests", dependencies: ["YorkieServer"]),
+    // Replay/ reads the recordings of YorkieProtocolTests from the source tree and decodes them with
+    // YorkieProtocol (exact int64) and CRDT (the snapshot reconstruction check).
+    .testTarget(name: "YorkieServerTests", dependencies: ["YorkieServer", "YorkieProtocol", "CRDT"]),
   ],
   swiftLanguageModes: [.v6]
 )
