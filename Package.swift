@@ -16,13 +16,15 @@ let package = Package(
     .library(name: "YorkieClient", targets: ["YorkieClient"]),
     .library(name: "YorkieProtocol", targets: ["YorkieProtocol"]),
     .library(name: "YorkieServer", targets: ["YorkieServer"]),
+    .executable(name: "yorkie-server", targets: ["yorkie-server"]),
   ],
   targets: [
     .target(name: "CRDT"),
     .target(name: "YorkieProtocol", dependencies: ["CRDT"]),
     .target(name: "YorkieClient", dependencies: ["CRDT", "YorkieProtocol"]),
-    // The development server (issue 12). So far: its HTTP/1.1 layer as pure state machines.
+    // The development server (issue 12): YorkieService over Connect + JSON on HTTP/1.1.
     .target(name: "YorkieServer", dependencies: ["CRDT", "YorkieProtocol"]),
+    .executableTarget(name: "yorkie-server", dependencies: ["YorkieServer"]),
     .executableTarget(name: "crdt-bench", dependencies: ["CRDT", "YorkieProtocol"], path: "Benchmarks/crdt-bench"),
     .testTarget(name: "CRDTTests", dependencies: ["CRDT"]),
     .testTarget(name: "YorkieProtocolTests", dependencies: ["YorkieProtocol", "CRDT"], resources: [.copy("Fixtures/wire")]),
@@ -30,8 +32,6 @@ let package = Package(
     // It reads the recorded traffic of YorkieProtocolTests from the source tree.
     .testTarget(name: "YorkieProtocolPublicAPITests", dependencies: ["YorkieProtocol", "CRDT"]),
     .testTarget(name: "YorkieClientTests", dependencies: ["YorkieClient"]),
-    // Replay/ reads the recordings of YorkieProtocolTests from the source tree and decodes them with
-    // YorkieProtocol (exact int64) and CRDT (the snapshot reconstruction check).
     .testTarget(name: "YorkieServerTests", dependencies: ["YorkieServer", "YorkieProtocol", "CRDT"]),
   ],
   swiftLanguageModes: [.v6]

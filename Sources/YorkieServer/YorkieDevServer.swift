@@ -37,13 +37,15 @@ public final class YorkieDevServer: Sendable {
     public var clientDeactivateThreshold: Double
     /// A channel session not refreshed for this many seconds expires (Yorkie: 15 s).
     public var channelSessionTTL: Double
+    /// How often housekeeping runs (expired sessions, idle clients), in seconds.
+    public var housekeepingInterval: Double
 
     /// A configuration with the given values; each omitted one takes its default.
     public init(
       host: String = "127.0.0.1", port: Int = 0, dataDirectory: URL? = nil, logLevel: LogLevel = .warning,
       logSink: @escaping @Sendable (String) -> Void = LogLevel.standardError, projects: [Project] = [],
       defaultProject: Project? = .default, snapshotThreshold: Int = 500, snapshotInterval: Int = 500,
-      clientDeactivateThreshold: Double = 24 * 3600, channelSessionTTL: Double = 15
+      clientDeactivateThreshold: Double = 24 * 3600, channelSessionTTL: Double = 15, housekeepingInterval: Double = 5
     ) {
       self.host = host
       self.port = port
@@ -56,15 +58,114 @@ public final class YorkieDevServer: Sendable {
       self.snapshotInterval = snapshotInterval
       self.clientDeactivateThreshold = clientDeactivateThreshold
       self.channelSessionTTL = channelSessionTTL
+      self.housekeepingInterval = housekeepingInterval
     }
   }
 
   /// The configuration the server was made with.
   public let configuration: Configuration
+  /// The running parts, once started.
+  private let running = Locked<Running?>(nil)
+
+  /// What a started server is made of.
+  private struct Running: Sendable {
+    /// The HTTP server.
+    var http: HTTPServer
+    /// The Connect layer (to end its streams on stop).
+    var handler: ConnectHandler
+    /// The service.
+    var service: YorkieService
+    /// The housekeeping loop (every 5 s: expired channel sessions, idle clients).
+    var housekeeping: Task<Void, Never>
+  }
 
   /// A server that will run with `configuration`; ``start()`` starts it.
   public init(configuration: Configuration = Configuration()) {
     self.configuration = configuration
+  }
+
+  /// The service while the server runs (tests and tools read its state).
+  package var service: YorkieService? { running.withLock { $0?.service } }
+
+  /// The server's base URL while it runs (`http://127.0.0.1:54321`).
+  public var url: URL? { running.withLock { $0?.http.url } }
+
+  /// Starts serving: binds the address (port 0 picks a free port) and returns the base URL.
+  ///
+  /// - Throws: ``YorkieDevServerError`` when the address cannot be bound or the server was
+  ///   already started.
+  @discardableResult
+  public func start() throws(YorkieDevServerError) -> URL {
+    try running.withLock { (running) throws(YorkieDevServerError) -> URL in
+      guard running == nil else { throw YorkieDevServerError("the server is already running") }
+      let log = ServerLog(level: configuration.logLevel, sink: configuration.logSink)
+      var settings = ServiceSettings()
+      settings.snapshotThreshold = Int64(configuration.snapshotThreshold)
+      settings.snapshotInterval = Int64(configuration.snapshotInterval)
+      settings.clientDeactivateThreshold = configuration.clientDeactivateThreshold
+      settings.channelSessionTTL = configuration.channelSessionTTL
+      var seed = SystemRandomNumberGenerator()
+      let ids = ResourceIDGenerator(random: SplitMix64(seed: seed.next()), now: { Date().timeIntervalSince1970 })
+      let webhook = AuthWebhookClient()
+      let service = YorkieService(
+        state: ServiceState(settings: settings, ids: ids), log: log,
+        authorize: { (project, method, token, attributes) async throws(ServiceError) in
+          try await webhook.authorize(project: project, method: method, token: token, attributes: attributes)
+        })
+      let registry = ProjectRegistry(defaultProject: configuration.defaultProject, projects: configuration.projects)
+      let handler = ConnectHandler(service: service, log: log) { (key) throws(ServiceError) -> Project in
+        try registry.project(forAPIKey: key)
+      }
+      let http = HTTPServer(host: configuration.host, port: configuration.port, handler: handler)
+      let url: URL
+      do {
+        url = try http.start()
+      } catch {
+        throw YorkieDevServerError("cannot listen on \(configuration.host):\(configuration.port): \(error)")
+      }
+      let interval = UInt64(max(configuration.housekeepingInterval, 0.01) * 1e9)
+      let housekeeping = Task {
+        while !Task.isCancelled {
+          try? await Task.sleep(nanoseconds: interval)
+          if !Task.isCancelled { await service.housekeeping() }
+        }
+      }
+      if !["127.0.0.1", "::1", "localhost"].contains(configuration.host) {
+        log.warning("listening on \(configuration.host), reachable from other machines: this development server has no TLS")
+      }
+      log.info("listening on \(url.absoluteString)")
+      running = Running(http: http, handler: handler, service: service, housekeeping: housekeeping)
+      return url
+    }
+  }
+
+  /// Stops serving: ends every open stream with `canceled`, closes every connection and the
+  /// listener. Does nothing when the server is not running.
+  public func stop() {
+    guard let parts = running.withLock({ running -> Running? in
+      defer { running = nil }
+      return running
+    }) else { return }
+    parts.housekeeping.cancel()
+    parts.handler.cancelAllStreams()
+    parts.http.stop()
+    parts.service.log.info("stopped")
+  }
+
+  /// Stops the server if it still runs.
+  deinit {
+    stop()
+  }
+}
+
+/// Why a ``YorkieDevServer`` could not start.
+public struct YorkieDevServerError: Error, Sendable, CustomStringConvertible {
+  /// What went wrong.
+  public var description: String
+
+  /// An error saying `description`.
+  public init(_ description: String) {
+    self.description = description
   }
 }
 

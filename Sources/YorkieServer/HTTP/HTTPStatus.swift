@@ -57,6 +57,8 @@ package struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     case 401: "Unauthorized"
     case 403: "Forbidden"
     case 404: "Not Found"
+    case 405: "Method Not Allowed"
+    case 409: "Conflict"
     case 408: "Request Timeout"
     case 413: "Content Too Large"
     case 415: "Unsupported Media Type"
@@ -65,6 +67,8 @@ package struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     case 500: "Internal Server Error"
     case 501: "Not Implemented"
     case 503: "Service Unavailable"
+    case 504: "Gateway Timeout"
+    case 499: "Client Closed Request"
     case 505: "HTTP Version Not Supported"
     default: nil
     }

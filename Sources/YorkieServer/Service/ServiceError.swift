@@ -32,7 +32,11 @@ package struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible
     guard let metadataCode else { return ConnectError(code: code, message: message) }
     var metadata = extraMetadata
     metadata["code"] = metadataCode
-    return ConnectError(code: code, message: message, details: [ConnectErrorDetail(ErrorInfo(reason: code.rawValue, metadata: metadata))])
+    let info = ErrorInfo(reason: code.rawValue, metadata: metadata)
+    // connect-go also renders the detail as JSON under `debug`; clients may read either.
+    let debugMetadata = WireJSON.object(metadata.keys.sorted().map { WireJSON.Member($0, .string(metadata[$0]!)) })
+    let debug = WireJSON.object([.init("reason", .string(info.reason)), .init("metadata", debugMetadata)])
+    return ConnectError(code: code, message: message, details: [ConnectErrorDetail(type: "google.rpc.ErrorInfo", value: info.binary, debug: debug)])
   }
 
   package var description: String { "\(code.rawValue): \(message)" + (metadataCode.map { " [\($0)]" } ?? "") }
@@ -101,6 +105,36 @@ extension ServiceError {
   /// An unknown API key.
   package static func projectNotFound() -> ServiceError {
     ServiceError(.notFound, "project not found", metadataCode: "ErrProjectNotFound")
+  }
+  /// A request without an API key on a server without a default project (no details, as in
+  /// Yorkie, which creates it directly as a Connect error).
+  package static let apiKeyNotProvided = ServiceError(.unauthenticated, "api key is not provided", metadataCode: nil)
+  /// The auth webhook denied the call (403); `reason` is the webhook's.
+  package static func permissionDenied(reason: String) -> ServiceError {
+    ServiceError(.permissionDenied, "not allowed", metadataCode: "ErrPermissionDenied", extraMetadata: ["reason": reason])
+  }
+  /// The auth webhook did not accept the token (401); `reason` is the webhook's. Clients fetch a
+  /// fresh token and retry.
+  package static func unauthenticated(reason: String) -> ServiceError {
+    ServiceError(.unauthenticated, "unauthenticated", metadataCode: "ErrUnauthenticated", extraMetadata: ["reason": reason])
+  }
+  /// The auth webhook answered a status other than 200, 401 and 403.
+  package static func webhookUnexpectedStatus(_ status: Int) -> ServiceError {
+    ServiceError(.internal, "\(status): unexpected status code from webhook", metadataCode: "ErrUnexpectedStatusCode")
+  }
+  /// The auth webhook's body is not the expected JSON object, or contradicts its status
+  /// (200 with `allowed: false`, 403 with `allowed: true`, …). `detail` must not quote the body.
+  package static func webhookInvalidResponse(_ detail: String) -> ServiceError {
+    ServiceError(.internal, "\(detail): invalid JSON response from webhook", metadataCode: "ErrInvalidJSONResponse")
+  }
+  /// The auth webhook did not answer within `seconds`.
+  package static func webhookTimeout(seconds: Double) -> ServiceError {
+    ServiceError(.internal, "no answer within \(seconds) s: webhook timeout", metadataCode: "ErrWebhookTimeout")
+  }
+  /// The auth webhook could not be reached at all (`detail`: refused, unknown host, …). The code
+  /// is this server's: Yorkie sends this case as `internal` without details.
+  package static func webhookUnreachable(_ detail: String) -> ServiceError {
+    ServiceError(.internal, "post to webhook: \(detail): webhook unreachable", metadataCode: "ErrWebhookUnreachable")
   }
   /// Too many Watch streams on one document.
   package static func tooManySubscribers(_ limit: Int) -> ServiceError {

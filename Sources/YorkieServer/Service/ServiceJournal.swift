@@ -1,0 +1,24 @@
+/// Where the service makes its records durable (see ``JournalRecord``).
+///
+/// ``append(_:)`` is called under the service's lock, so records reach the journal in the order
+/// the state changed; ``sync(through:)`` is called outside it, before the answer of the step goes
+/// out, and returns once everything up to the mark is durable. Any step's answer waits for the
+/// mark of its own step, which covers every record it could have read: a client never sees data
+/// that a crash could take back.
+package protocol ServiceJournal: Sendable {
+  /// Appends the records of one step; returns the mark to sync through.
+  func append(_ records: [JournalRecord]) throws(ServiceError) -> Int
+  /// Returns once everything up to `mark` is durable.
+  func sync(through mark: Int) async throws(ServiceError)
+  /// The mark after everything appended so far.
+  var currentMark: Int { get }
+}
+
+/// The journal of a server that keeps everything in memory: nothing to write.
+package struct MemoryJournal: ServiceJournal {
+  /// A journal that keeps nothing.
+  package init() {}
+  package func append(_ records: [JournalRecord]) throws(ServiceError) -> Int { 0 }
+  package func sync(through mark: Int) async throws(ServiceError) {}
+  package var currentMark: Int { 0 }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import YorkieProtocol
+
+/// Yorkie's `YorkieService` over the pure ``ServiceState``: each RPC checks its request, asks
+/// the project's auth webhook when it guards the method, runs one state step under the lock,
+/// waits until that step's records are durable, publishes its events, and answers.
+///
+/// A step that fails to reach the journal leaves the service *failed*: every later call answers
+/// `unavailable`, since what is in memory may no longer match what is on disk.
+package final class YorkieService: Sendable {
+  /// The state, under the service's lock.
+  let state: Locked<ServiceState>
+  /// The open Watch streams.
+  let hub = WatchHub()
+  /// Where records become durable.
+  let journal: any ServiceJournal
+  /// Asks a project's auth webhook (or does nothing).
+  let authorize: Authorizer
+  /// Monotonic seconds, for session TTLs and client idleness.
+  let now: @Sendable () -> Double
+  /// Writes log lines.
+  let log: ServerLog
+  /// Set once a journal write failed.
+  private let failure = Locked<String?>(nil)
+  /// How many pulls were answered with a snapshot (for tests and logs).
+  package let snapshotsSent = Locked(0)
+
+  /// The auth hook: `(project, method, token, attributes)`; throws to refuse
+  /// (``AuthWebhookClient/authorize(project:method:token:attributes:)`` in a server).
+  package typealias Authorizer = @Sendable (Project, AuthMethod, String?, [AccessAttribute]) async throws(ServiceError) -> Void
+
+  /// A service over `state`.
+  package init(
+    state: ServiceState, journal: any ServiceJournal = MemoryJournal(), log: ServerLog = ServerLog(),
+    now: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime },
+    authorize: @escaping Authorizer = { _, _, _, _ throws(ServiceError) in }
+  ) {
+    self.state = Locked(state)
+    self.journal = journal
+    self.log = log
+    self.now = now
+    self.authorize = authorize
+  }
+
+  /// Runs one state step: under the lock, then durable, then published.
+  func step<Value: Sendable>(_ body: (inout ServiceState, Double) throws(ServiceError) -> (Value, ServiceEffects))
+    async throws(ServiceError) -> Value
+  {
+    if let reason = failure.withLock({ $0 }) {
+      throw ServiceError(.unavailable, "the server stopped accepting requests: \(reason)", metadataCode: nil)
+    }
+    let time = now()
+    let journal = self.journal
+    let failure = self.failure
+    let (value, effects, mark) = try state.withLock { (state) throws(ServiceError) -> (Value, ServiceEffects, Int) in
+      let (value, effects) = try body(&state, time)
+      guard !effects.journal.isEmpty else { return (value, effects, journal.currentMark) }
+      do throws(ServiceError) {
+        return (value, effects, try journal.append(effects.journal))
+      } catch {
+        failure.withLock { $0 = error.message }
+        throw error
+      }
+    }
+    do throws(ServiceError) {
+      try await journal.sync(through: mark)
+    } catch {
+      failure.withLock { $0 = error.message }
+      log.error("journal: \(error.message); the server refuses further requests")
+      throw error
+    }
+    hub.publish(effects.documentEvents)
+    hub.publish(effects.channelEvents)
+    for document in effects.snapshotsDue { storeSnapshot(of: document) }
+    return value
+  }
+
+  /// Builds and stores a snapshot of `documentID` at its current serverSeq, in the background.
+  func storeSnapshot(of documentID: ResourceID) {
+    let job: SnapshotJob? = state.withLock { state in
+      guard let document = state.documents[documentID], document.unmaterializableReason == nil else { return nil }
+      return state.makeSnapshotJob(document, through: document.serverSeq, pushed: [])
+    }
+    guard let job else { return }
+    let serverSeq = Int64(job.changes.count) + (job.base?.serverSeq ?? 0)
+    Task {
+      do throws(ServiceError) {
+        let built = try await SnapshotBuilder.build(job)
+        _ = try await step { state, _ throws(ServiceError) in
+          var effects = ServiceEffects()
+          guard var document = state.documents[documentID], (document.snapshot?.serverSeq ?? 0) < serverSeq else { return ((), effects) }
+          document.snapshot = StoredSnapshot(serverSeq: serverSeq, data: built.data, versionVector: built.versionVector)
+          state.documents[documentID] = document
+          effects.journal.append(.snapshotStored(document: documentID, serverSeq: serverSeq, data: built.data, versionVector: built.versionVector))
+          return ((), effects)
+        }
+      } catch {
+        log.warning("snapshot of document \(documentID.hex) at \(serverSeq) not stored: \(error.message)")
+      }
+    }
+  }
+
+  /// Fills the snapshot of a document step's pack, or falls back to changes when the document
+  /// cannot be materialized.
+  func completeSnapshot(_ result: DocumentStepResult, client: ResourceID, since serverSeq: Int64) async -> WireChangePack {
+    guard let job = result.snapshotJob else { return result.pack }
+    var pack = result.pack
+    do throws(ServiceError) {
+      let built = try await SnapshotBuilder.build(job)
+      snapshotsSent.withLock { $0 += 1 }
+      pack.snapshot = Data(built.data)
+      if let disableGCClient = result.disableGCClient {
+        pack.versionVector = WireVersionVector(vector: [disableGCClient.base64: built.versionVector.values.max() ?? 0])
+      } else {
+        pack.versionVector = WireVersionVector(vector: built.versionVector)
+      }
+    } catch {
+      log.warning("document \(job.document.hex) could not be materialized (\(error.message)); answering with changes")
+      let changes: [WireChange] = state.withLock { state in
+        guard let document = state.documents[job.document] else { return [] }
+        let end = min(Int(pack.checkpoint?.serverSeq ?? 0), document.changes.count)
+        let start = min(Int(serverSeq), end)
+        return document.changes[start..<end].filter { $0.actor != client }.map(\.wire)
+      }
+      pack.changes = changes
+      pack.versionVector = WireVersionVector(vector: job.minVersionVector ?? [:])
+    }
+    return pack
+  }
+}
+
+extension YorkieService {
+  /// The live document of `key` materialized at its latest change, as a binary `Snapshot`
+  /// (for tests and tools), or `nil` when there is no such document.
+  package func materialize(documentKey key: String, project: String = "") async throws(ServiceError) -> [UInt8]? {
+    let job: SnapshotJob? = state.withLock { state in
+      guard let id = state.documentByKey[DocumentKeyPath(project: project, key: key)], let document = state.documents[id] else { return nil }
+      return state.makeSnapshotJob(document, through: document.serverSeq, pushed: [])
+    }
+    guard let job else { return nil }
+    return try await SnapshotBuilder.build(job).data
+  }
+}
