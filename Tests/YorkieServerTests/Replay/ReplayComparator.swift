@@ -40,6 +40,7 @@ enum ReplayComparator {
     return result
   }
 
+  /// Appends the differences below `path`; `key` is the member name the values sit under.
   private static func compare(_ expected: WireJSON, _ actual: WireJSON, path: String, key: String?, into result: inout [ReplayDifference]) {
     switch (expected, actual) {
     case let (.object(x), .object(y)):

@@ -25,6 +25,7 @@ enum ReplayProtoDecoder {
     let name: String
     let kind: Kind
     let repeated: Bool
+    /// A field named `name` of kind `kind`.
     init(_ name: String, _ kind: Kind, repeated: Bool = false) {
       self.name = name
       self.kind = kind
@@ -88,9 +89,12 @@ enum ReplayProtoDecoder {
     return try message(name, &reader)
   }
 
+  /// Reads message `name` to the end of `reader`, as protobuf JSON (repeated fields as arrays,
+  /// maps as objects, a repeated singular field: the last one wins, as protobuf merges).
   private static func message(_ name: String, _ reader: inout Reader) throws -> WireJSON {
     guard let fields = schema[name] else { throw ReplayError("no schema for \(name)") }
     var members: [WireJSON.Member] = []
+    /// Adds a field value to `members`.
     func append(_ key: String, _ value: WireJSON, repeated: Bool) {
       if let index = members.firstIndex(where: { $0.key == key }) {
         if repeated, case .array(let items) = members[index].value {
@@ -163,6 +167,7 @@ enum ReplayProtoDecoder {
       return (Int(key >> 3), Int(key & 7))
     }
 
+    /// A base-128 varint.
     mutating func rawVarint() throws -> UInt64 {
       var result: UInt64 = 0
       var shift: UInt64 = 0
@@ -176,11 +181,13 @@ enum ReplayProtoDecoder {
       throw ReplayError("protobuf: truncated varint")
     }
 
+    /// A varint field's value (wire type 0).
     mutating func varint(_ wireType: Int) throws -> UInt64 {
       guard wireType == 0 else { throw ReplayError("protobuf: wire type \(wireType) where a varint belongs") }
       return try rawVarint()
     }
 
+    /// A length-delimited field's bytes (wire type 2).
     mutating func lengthDelimited(_ wireType: Int) throws -> ArraySlice<UInt8> {
       guard wireType == 2 else { throw ReplayError("protobuf: wire type \(wireType) where a length-delimited field belongs") }
       let count = Int(try rawVarint())

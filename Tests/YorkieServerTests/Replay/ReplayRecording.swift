@@ -122,6 +122,7 @@ struct RecordedExchange: Sendable {
     requestHeaders.first { $0.name.lowercased() == "connect-timeout-ms" }.flatMap { Int($0.value) }
   }
 
+  /// Reads exchange `index` of recording `file`.
   init(index: Int, json: WireJSON, file: String) throws {
     self.index = index
     guard let rpc = json["rpc"]?.replayString else { throw ReplayError("\(file): exchange \(index) has no rpc") }
@@ -199,6 +200,7 @@ struct RecordedNote: Sendable {
     case unknown
   }
 
+  /// Interprets a note.
   init(_ text: String) {
     self.text = text
     afterExchange = RecordedNote.capture(#"^after exchange (\d+):"#, in: text).flatMap { Int($0) }
@@ -220,10 +222,4 @@ struct RecordedNote: Sendable {
           let range = Range(match.range(at: 1), in: text) else { return nil }
     return String(text[range])
   }
-}
-
-/// A failure of the replay harness itself (unreadable recording, unusable server answer).
-struct ReplayError: Error, CustomStringConvertible {
-  let description: String
-  init(_ description: String) { self.description = description }
 }

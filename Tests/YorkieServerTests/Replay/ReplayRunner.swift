@@ -22,6 +22,24 @@ final class ReplayRunner {
   private let plan: ReplaySeedPlan
   private var ids = ReplayIDMap()
   private var mismatches: [ReplayMismatch] = []
+  private var answered = 0
+  private var matchedFrames = 0
+  private var toleratedRepeats = 0
+
+  /// What a replay found: the mismatches, and how much was compared (so that a replay that
+  /// compared nothing cannot pass unnoticed).
+  struct Outcome {
+    /// Every mismatch; empty when the server answered as recorded.
+    let mismatches: [ReplayMismatch]
+    /// Exchanges that got an answer (a unary response, or a stream's response head).
+    let answeredExchanges: Int
+    /// Recorded stream frames the replay expected (deliberately unsent ones left out).
+    let expectedFrames: Int
+    /// Expected frames matched by delivered ones.
+    let matchedFrames: Int
+    /// Delivered DOCUMENT_CHANGED repeats tolerated (no batching).
+    let toleratedRepeats: Int
+  }
   private var streams: [OpenStream] = []
   private var seedClients: [String: SeedClient] = [:]
   private var serverStopped = false
@@ -34,6 +52,7 @@ final class ReplayRunner {
     let closeAfter: Int?
     var closed = false
 
+    /// A stream opened for `exchange`.
     init(exchange: RecordedExchange, connection: ReplayConnection, expected: [ReplayFrame], closeAfter: Int?) {
       self.exchange = exchange
       self.connection = connection
@@ -59,8 +78,8 @@ final class ReplayRunner {
     self.plan = try ReplaySeedPlan(recording)
   }
 
-  /// Runs the replay; returns every mismatch (empty: the server answered as recorded).
-  func run() -> [ReplayMismatch] {
+  /// Runs the replay.
+  func run() -> Outcome {
     for note in recording.notes where note.event == .unknown || note.afterExchange == nil {
       report(nil, "note", "the replay does not know how to reproduce this note: \(note.text)")
     }
@@ -74,7 +93,8 @@ final class ReplayRunner {
       afterExchange(exchange.index)
     }
     finish()
-    return mismatches
+    return Outcome(mismatches: mismatches, answeredExchanges: answered,
+                   expectedFrames: streams.reduce(0) { $0 + $1.expected.count }, matchedFrames: matchedFrames, toleratedRepeats: toleratedRepeats)
   }
 
   // MARK: Exchanges
@@ -112,6 +132,7 @@ final class ReplayRunner {
 
   /// Compares a unary answer with the recorded one; binds the ids it introduces.
   private func compareUnary(_ exchange: RecordedExchange, _ response: ReplayHTTPResponse, _ entry: ReplayDeliberateDifferences.Entry?) {
+    answered += 1
     let ourText = String(decoding: response.body.prefix(400), as: UTF8.self)
     guard response.status == exchange.status else {
       report(exchange.index, exchange.rpc, "HTTP status: expected \(exchange.status) got \(response.status) (body: \(ourText))")
@@ -175,6 +196,7 @@ final class ReplayRunner {
     return result
   }
 
+  /// `json` without the member at `path`.
   private static func removing(_ path: ArraySlice<String>, from json: WireJSON) -> WireJSON {
     guard let first = path.first else { return json }
     if path.count == 1 { return json.replaySetting(first, nil) }
@@ -202,6 +224,7 @@ final class ReplayRunner {
         return head != nil
       }
       if let head {
+        answered += 1
         if head.status != exchange.status {
           report(exchange.index, exchange.rpc, "HTTP status: expected \(exchange.status) got \(head.status) (body: \(String(decoding: head.body.prefix(300), as: UTF8.self)))")
         } else {
@@ -286,8 +309,9 @@ final class ReplayRunner {
       close(stream)
       let exchange = stream.exchange
       switch ReplayFrameMatcher.match(expected: stream.expected, actual: delivered) {
-      case .complete:
-        break
+      case .complete(let extra):
+        matchedFrames += stream.expected.count
+        toleratedRepeats += extra
       case .incomplete(let next):
         let missing = stream.expected[next...].prefix(3).map { "after exchange \($0.receivedAfterExchange ?? -1): \($0.json.replayShort)" }
         report(exchange.index, exchange.rpc, "frames[\(next)...]: expected \(stream.expected.count - next) more frame(s) (\(missing.joined(separator: "; "))) got none (\(delivered.count) delivered)")

@@ -14,7 +14,11 @@ import YorkieServer
 struct ReplayTests {
   @Test("the server answers as Yorkie v0.7.17 did", arguments: ReplayRecording.names)
   func replay(name: String) throws {
-    let mismatches = try ReplayTests.replay(try ReplayRecording.load(name))
+    let recording = try ReplayRecording.load(name)
+    let outcome = try ReplayTests.replay(recording)
+    let mismatches = outcome.mismatches
+    #expect(outcome.answeredExchanges == recording.exchanges.count, "only \(outcome.answeredExchanges) of \(recording.exchanges.count) exchanges were answered")
+    if mismatches.isEmpty { #expect(outcome.matchedFrames == outcome.expectedFrames) }
     // One issue per mismatch, so that each reads as `file, exchange, path: expected X got Y`.
     for mismatch in mismatches {
       if let known = ReplayKnownIssues.entry(for: mismatch) {
@@ -35,7 +39,7 @@ struct ReplayTests {
     let recording = try ReplayRecording.load("02-attach-primitives.json")
     let perturbed = try WireJSON.parse(recording.root.text.replacingOccurrences(of: #""checkpoint":{"serverSeq":"5","clientSeq":1}"#,
                                                                                 with: #""checkpoint":{"serverSeq":"6","clientSeq":1}"#))
-    let mismatches = try ReplayTests.replay(try ReplayRecording(name: recording.name, root: perturbed))
+    let mismatches = try ReplayTests.replay(try ReplayRecording(name: recording.name, root: perturbed)).mismatches
     #expect(mismatches.map(\.description) == [#"02-attach-primitives.json, exchange 2 (DetachDocument), changePack.checkpoint.serverSeq: expected "6" got "5""#])
   }
 
@@ -47,12 +51,12 @@ struct ReplayTests {
     let perturbed = try WireJSON.parse(recording.root.text.replacingOccurrences(of: #""publisher":"6b02634e7eb70a36f4ac40aa","topic":"cursor""#,
                                                                                 with: #""publisher":"6b02634e7eb70a36f4ac40aa","topic":"cursors""#))
     #expect(perturbed != recording.root)
-    let mismatches = try ReplayTests.replay(try ReplayRecording(name: recording.name, root: perturbed))
+    let mismatches = try ReplayTests.replay(try ReplayRecording(name: recording.name, root: perturbed)).mismatches
     #expect(mismatches.map(\.description).contains { $0.hasPrefix("14-channel-broadcast.json, exchange 8 (Watch), frames[1]") && $0.contains("topic") })
   }
 
   /// Replays `recording` against a fresh server on a free port.
-  static func replay(_ recording: ReplayRecording) throws -> [ReplayMismatch] {
+  static func replay(_ recording: ReplayRecording) throws -> ReplayRunner.Outcome {
     let server = YorkieDevServer(configuration: .init())
     let url = try server.start()
     defer { server.stop() }
