@@ -77,6 +77,8 @@ public final class YorkieDevServer: Sendable {
     var service: YorkieService
     /// The housekeeping loop (every 5 s: expired channel sessions, idle clients).
     var housekeeping: Task<Void, Never>
+    /// The durable journal, with a data directory.
+    var journal: DurableJournal?
   }
 
   /// A server that will run with `configuration`; ``start()`` starts it.
@@ -106,9 +108,14 @@ public final class YorkieDevServer: Sendable {
       settings.channelSessionTTL = configuration.channelSessionTTL
       var seed = SystemRandomNumberGenerator()
       let ids = ResourceIDGenerator(random: SplitMix64(seed: seed.next()), now: { Date().timeIntervalSince1970 })
+      var state = ServiceState(settings: settings, ids: ids)
+      var journal: DurableJournal?
+      if let directory = configuration.dataDirectory {
+        journal = try Self.openJournal(in: directory, into: &state, log: log)
+      }
       let webhook = AuthWebhookClient()
       let service = YorkieService(
-        state: ServiceState(settings: settings, ids: ids), log: log,
+        state: state, journal: journal ?? MemoryJournal(), log: log,
         authorize: { (project, method, token, attributes) async throws(ServiceError) in
           try await webhook.authorize(project: project, method: method, token: token, attributes: attributes)
         })
@@ -121,6 +128,7 @@ public final class YorkieDevServer: Sendable {
       do {
         url = try http.start()
       } catch {
+        journal?.close()
         throw YorkieDevServerError("cannot listen on \(configuration.host):\(configuration.port): \(error)")
       }
       let interval = UInt64(max(configuration.housekeepingInterval, 0.01) * 1e9)
@@ -134,7 +142,7 @@ public final class YorkieDevServer: Sendable {
         log.warning("listening on \(configuration.host), reachable from other machines: this development server has no TLS")
       }
       log.info("listening on \(url.absoluteString)")
-      running = Running(http: http, handler: handler, service: service, housekeeping: housekeeping)
+      running = Running(http: http, handler: handler, service: service, housekeeping: housekeeping, journal: journal)
       return url
     }
   }
@@ -149,7 +157,41 @@ public final class YorkieDevServer: Sendable {
     parts.housekeeping.cancel()
     parts.handler.cancelAllStreams()
     parts.http.stop()
+    parts.journal?.close()
     parts.service.log.info("stopped")
+  }
+
+  /// Opens (or creates) `directory/journal.log` and replays it into `state`. A torn tail (a
+  /// write a crash cut short, never acknowledged) is cut off and reported; anything else that
+  /// does not read back stops the start with the file and offset.
+  private static func openJournal(in directory: URL, into state: inout ServiceState, log: ServerLog) throws(YorkieDevServerError) -> DurableJournal {
+    do {
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    } catch {
+      throw YorkieDevServerError("cannot create the data directory \(directory.path): \(error.localizedDescription)")
+    }
+    let file = directory.appendingPathComponent("journal.log")
+    let opened: (DurableLog, DurableLog.Recovery)
+    do throws(StorageError) {
+      opened = try DurableLog.open(at: file)
+    } catch {
+      throw YorkieDevServerError("cannot open the journal: \(error)")
+    }
+    let (durable, recovery) = opened
+    if let torn = recovery.tornTail {
+      log.warning("\(file.path): cut a torn tail of \(torn.droppedBytes) bytes at offset \(torn.offset) (a write the last run did not finish; it was never acknowledged)")
+    }
+    let now = ProcessInfo.processInfo.systemUptime
+    for (index, payload) in recovery.records.enumerated() {
+      do {
+        for record in try JournalCodec.decode(payload) { try state.replay(record, now: now) }
+      } catch {
+        durable.close()
+        throw YorkieDevServerError("\(file.path): journal entry \(index + 1) cannot be replayed: \(error)")
+      }
+    }
+    log.info("\(file.path): replayed \(recovery.records.count) steps: \(state.clients.count) clients, \(state.documents.count) documents")
+    return DurableJournal(log: durable)
   }
 
   /// Stops the server if it still runs.

@@ -75,7 +75,12 @@ final class EventLoop {
       // Always drained, whatever poll said: handlers called above post on this thread too.
       for command in inbox.takeAll() {
         switch command {
-        case .stop: return
+        case .stop:
+          // Last words (a stream's end-of-stream message, posted just before the stop) go out
+          // as far as each socket takes them without waiting; then everything closes.
+          let now = clock()
+          for connection in Array(connections.values) { flush(connection, now: now) }
+          return
         case .send(let connectionID, let slotID, let bytes, let finish):
           connections[connectionID]?.append(bytes, toSlot: slotID, finish: finish)
         }

@@ -7,18 +7,18 @@
 /// that a crash could take back.
 package protocol ServiceJournal: Sendable {
   /// Appends the records of one step; returns the mark to sync through.
-  func append(_ records: [JournalRecord]) throws(ServiceError) -> Int
+  func append(_ records: [JournalRecord]) throws(ServiceError) -> DurableLog.Position
   /// Returns once everything up to `mark` is durable.
-  func sync(through mark: Int) async throws(ServiceError)
+  func sync(through mark: DurableLog.Position) async throws(ServiceError)
   /// The mark after everything appended so far.
-  var currentMark: Int { get }
+  var currentMark: DurableLog.Position { get }
 }
 
 /// The journal of a server that keeps everything in memory: nothing to write.
 package struct MemoryJournal: ServiceJournal {
   /// A journal that keeps nothing.
   package init() {}
-  package func append(_ records: [JournalRecord]) throws(ServiceError) -> Int { 0 }
-  package func sync(through mark: Int) async throws(ServiceError) {}
-  package var currentMark: Int { 0 }
+  package func append(_ records: [JournalRecord]) throws(ServiceError) -> DurableLog.Position { currentMark }
+  package func sync(through mark: DurableLog.Position) async throws(ServiceError) {}
+  package var currentMark: DurableLog.Position { DurableLog.Position(generation: 0, offset: 0) }
 }

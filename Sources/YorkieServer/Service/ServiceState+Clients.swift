@@ -49,16 +49,14 @@ extension ServiceState {
     }
     var effects = ServiceEffects()
     for (documentID, clear) in clears {
-      var document = documents[documentID]!
-      let stored = document.disablePresence ? [] : [clear]
-      effects.append(store(stored, in: &document))
+      let stored = documents[documentID]!.disablePresence ? [] : [clear]
+      effects.append(Self.store(stored, in: &documents[documentID]!, settings: settings))
       var info = clients[id]!.documents[documentID]!
       info.status = .detached
       info.serverSeq = 0
       info.clientSeq = 0
       clients[id]!.documents[documentID] = info
-      document.versionVectors[id] = nil
-      documents[documentID] = document
+      documents[documentID]!.versionVectors[id] = nil
       effects.journal.append(.clientDocumentUpdated(client: id, document: documentID, info: info, versionVector: .deleted))
       effects.documentEvents.append(DocumentEvent(document: documentID, type: .documentChanged, publisher: id))
     }
@@ -70,7 +68,7 @@ extension ServiceState {
 
   /// Appends `changes` to `document`'s history with the next serverSeqs; returns the journal
   /// record (and a due snapshot when the document passed the interval).
-  func store(_ changes: [WireChange], in document: inout DocumentRecord) -> ServiceEffects {
+  static func store(_ changes: [WireChange], in document: inout DocumentRecord, settings: ServiceSettings) -> ServiceEffects {
     var effects = ServiceEffects()
     guard !changes.isEmpty else { return effects }
     var stored: [WireChange] = []
@@ -85,7 +83,7 @@ extension ServiceState {
         hasOperations: !change.operations.isEmpty, wire: change))
       stored.append(change)
     }
-    effects.journal.append(.changesStored(document: document.id, changes: stored))
+    effects.journal.append(.changesStored(document: document.id, changes: stored, unmaterializableReason: document.unmaterializableReason))
     let lastSnapshot = document.snapshot?.serverSeq ?? 0
     if document.serverSeq - lastSnapshot >= settings.snapshotInterval, document.unmaterializableReason == nil {
       effects.snapshotsDue.append(document.id)

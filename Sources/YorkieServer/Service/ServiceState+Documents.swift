@@ -1,8 +1,7 @@
 import YorkieProtocol
 
 // AttachDocument, PushPullChanges, DetachDocument and RemoveDocument (yorkie-protocol.md
-// sections 3.3–3.6, 5.2–5.4). Each works on copies of the records it touches and commits them
-// only when nothing can fail any more.
+// sections 3.3–3.6, 5.2–5.4). Each checks everything before it changes anything.
 
 /// The answer of a document step.
 package struct DocumentStepResult: Sendable {
@@ -45,33 +44,32 @@ extension ServiceState {
     let key = try RequestValidation.documentKey(pack.documentKey)
     let client = try activeClient(clientID, project: project, now: now)
     var effects = ServiceEffects()
-    var document: DocumentRecord
-    var created = false
-    if let id = documentByKey[DocumentKeyPath(project: project, key: key)], let existing = documents[id] {
-      document = existing
-    } else {
-      document = DocumentRecord(
-        id: newDocumentID(), key: key, project: project, disablePresence: disablePresence, isRemoved: false, changes: [],
-        versionVectors: [:], snapshot: nil, unmaterializableReason: nil)
-      created = true
-    }
-    let record = client.documents[document.id]
+    let existing = documentByKey[DocumentKeyPath(project: project, key: key)].flatMap { documents[$0] != nil ? $0 : nil }
+    let documentID = existing ?? newDocumentID()
+    let record = client.documents[documentID]
     if checkpoint.serverSeq != 0 && record?.status == .detached {
-      throw .documentAlreadyDetached(document: document.id.hex, client: clientID.hex)
+      throw .documentAlreadyDetached(document: documentID.hex, client: clientID.hex)
     }
     if record?.status == .attached { throw .clientNotFound(clientID.hex) }
-    if limits.maxAttachments > 0, attachedCount(document.id) >= limits.maxAttachments {
+    if limits.maxAttachments > 0, attachedCount(documentID) >= limits.maxAttachments {
       throw .attachmentLimit(limits.maxAttachments)
     }
+    let input = PushPullInput(client: clientID, pack: pack, checkpoint: checkpoint, disableGC: disableGC, target: .attached)
     let before = ClientDocumentInfo(status: .attached, serverSeq: 0, clientSeq: 0)
-    let outcome = try pushPull(
-      PushPullInput(client: clientID, pack: pack, checkpoint: checkpoint, disableGC: disableGC, target: .attached),
-      document: &document, before: before)
-    if created {
-      effects.journal.append(.documentCreated(id: document.id, key: key, project: project, disablePresence: disablePresence))
-      documentByKey[DocumentKeyPath(project: project, key: key)] = document.id
+    let outcome: PushPullOutcome
+    if existing != nil {
+      outcome = try Self.pushPull(input, document: &documents[documentID]!, before: before, settings: settings)
+    } else {
+      // A new document exists only once its first attach succeeded.
+      var document = DocumentRecord(
+        id: documentID, key: key, project: project, disablePresence: disablePresence, isRemoved: false, changes: [],
+        versionVectors: [:], snapshot: nil, unmaterializableReason: nil)
+      outcome = try Self.pushPull(input, document: &document, before: before, settings: settings)
+      documents[documentID] = document
+      effects.journal.append(.documentCreated(id: documentID, key: key, project: project, disablePresence: disablePresence))
+      documentByKey[DocumentKeyPath(project: project, key: key)] = documentID
     }
-    return commit(outcome, document: document, client: clientID, effects: effects)
+    return commit(outcome, document: documentID, client: clientID, effects: effects)
   }
 
   /// PushPullChanges for an attached document.
@@ -80,12 +78,11 @@ extension ServiceState {
     now: Double
   ) throws(ServiceError) -> DocumentStepResult {
     let (pack, checkpoint) = try RequestValidation.changePack(pack)
-    let (before, document) = try attachedDocument(clientID, documentID, project: project, now: now)
-    var updated = document
-    let outcome = try pushPull(
+    let before = try attachedDocument(clientID, documentID, project: project, now: now)
+    let outcome = try Self.pushPull(
       PushPullInput(client: clientID, pack: pack, checkpoint: checkpoint, pushOnly: pushOnly, disableGC: disableGC, target: .attached),
-      document: &updated, before: before)
-    return commit(outcome, document: updated, client: clientID, effects: ServiceEffects())
+      document: &documents[documentID]!, before: before, settings: settings)
+    return commit(outcome, document: documentID, client: clientID, effects: ServiceEffects())
   }
 
   /// DetachDocument: PushPull, then the client is detached (and with the project's
@@ -95,15 +92,14 @@ extension ServiceState {
     now: Double
   ) throws(ServiceError) -> DocumentStepResult {
     let (pack, checkpoint) = try RequestValidation.changePack(pack)
-    let (before, document) = try attachedDocument(clientID, documentID, project: project, now: now)
-    var updated = document
+    let before = try attachedDocument(clientID, documentID, project: project, now: now)
     var input = PushPullInput(client: clientID, pack: pack, checkpoint: checkpoint, target: .detached)
     if limits.removeOnDetach && attachedCount(documentID, excluding: clientID) == 0 {
       input.pack.isRemoved = true
       input.target = .removed
     }
-    let outcome = try pushPull(input, document: &updated, before: before)
-    return commit(outcome, document: updated, client: clientID, effects: ServiceEffects())
+    let outcome = try Self.pushPull(input, document: &documents[documentID]!, before: before, settings: settings)
+    return commit(outcome, document: documentID, client: clientID, effects: ServiceEffects())
   }
 
   /// RemoveDocument: PushPull with the pack's `isRemoved` (clients set it), the client's record
@@ -112,22 +108,22 @@ extension ServiceState {
     client clientID: ResourceID, project: String, documentID: ResourceID, pack: WireChangePack?, now: Double
   ) throws(ServiceError) -> DocumentStepResult {
     let (pack, checkpoint) = try RequestValidation.changePack(pack)
-    let (before, document) = try attachedDocument(clientID, documentID, project: project, now: now)
-    var updated = document
-    let outcome = try pushPull(
-      PushPullInput(client: clientID, pack: pack, checkpoint: checkpoint, target: .removed), document: &updated, before: before)
-    return commit(outcome, document: updated, client: clientID, effects: ServiceEffects())
+    let before = try attachedDocument(clientID, documentID, project: project, now: now)
+    let outcome = try Self.pushPull(
+      PushPullInput(client: clientID, pack: pack, checkpoint: checkpoint, target: .removed),
+      document: &documents[documentID]!, before: before, settings: settings)
+    return commit(outcome, document: documentID, client: clientID, effects: ServiceEffects())
   }
 
-  /// The client's view of a document it has attached, and the document.
+  /// The client's view of a document it has attached (which then exists).
   private mutating func attachedDocument(_ clientID: ResourceID, _ documentID: ResourceID, project: String, now: Double)
-    throws(ServiceError) -> (ClientDocumentInfo, DocumentRecord)
+    throws(ServiceError) -> ClientDocumentInfo
   {
     let client = try activeClient(clientID, project: project, now: now)
-    guard let info = client.documents[documentID], info.status == .attached, let document = documents[documentID] else {
+    guard let info = client.documents[documentID], info.status == .attached, documents[documentID] != nil else {
       throw .documentNotAttached(document: documentID.hex, client: clientID.hex)
     }
-    return (info, document)
+    return info
   }
 
   /// How many clients have `document` attached (not counting `excluded`).
@@ -138,12 +134,12 @@ extension ServiceState {
   }
 
   /// Stores the records a successful step changed and says what the outside must do.
-  private mutating func commit(_ outcome: PushPullOutcome, document: DocumentRecord, client: ResourceID, effects: ServiceEffects)
+  private mutating func commit(_ outcome: PushPullOutcome, document documentID: ResourceID, client: ResourceID, effects: ServiceEffects)
     -> DocumentStepResult
   {
     var effects = effects
     effects.append(outcome.effects)
-    documents[document.id] = document
+    let document = documents[documentID]!
     if document.isRemoved, documentByKey[DocumentKeyPath(project: document.project, key: document.key)] == document.id {
       documentByKey[DocumentKeyPath(project: document.project, key: document.key)] = nil
     }

@@ -55,9 +55,12 @@ struct PushPullOutcome {
 }
 
 extension ServiceState {
-  /// Runs PushPull for `input` on `document` (a copy the caller commits on success), from the
-  /// client's stored view `before`. Throws before changing anything.
-  func pushPull(_ input: PushPullInput, document: inout DocumentRecord, before: ClientDocumentInfo)
+  /// Runs PushPull for `input` on `document`, in place, from the client's stored view `before`.
+  ///
+  /// Every check comes first and the document changes only after the last one, so a step that
+  /// throws has changed nothing. (The document is changed in place rather than copied: a copy of
+  /// its history on every push would cost time in proportion to the history.)
+  static func pushPull(_ input: PushPullInput, document: inout DocumentRecord, before: ClientDocumentInfo, settings: ServiceSettings)
     throws(ServiceError) -> PushPullOutcome
   {
     // 0. clientSeq continuity: retransmitted changes are skipped, the rest must follow on.
@@ -78,19 +81,27 @@ extension ServiceState {
         return checked.wire.operations.isEmpty ? nil : checked
       }
     }
+    // The checks of steps 2 and 3, before anything changes.
+    let initialSeq = document.serverSeq
+    let requested = input.checkpoint.serverSeq
+    let pushes = !pushables.isEmpty || input.pack.isRemoved
+    if pushes {
+      guard requested <= initialSeq else { throw .checkpointAhead }
+    }
+    if !input.pushOnly {
+      guard initialSeq >= requested else { throw .invalidServerSeq(requested, initialSeq) }
+    }
     // 2. Push.
     var effects = ServiceEffects()
-    let initialSeq = document.serverSeq
     var clientSeqAfterPush = before.clientSeq
     let pushedSeqs = input.pack.changes.compactMap { $0.id?.clientSeq }.filter { $0 > before.clientSeq }
     if let last = pushedSeqs.last { clientSeqAfterPush = max(clientSeqAfterPush, last) }
     var changedDocument = false
-    if !pushables.isEmpty || input.pack.isRemoved {
-      guard input.checkpoint.serverSeq <= document.serverSeq else { throw .checkpointAhead }
+    if pushes {
       if document.unmaterializableReason == nil, let reason = pushables.lazy.compactMap(\.unsupportedReason).first {
         document.unmaterializableReason = reason
       }
-      effects.append(store(pushables.map(\.wire), in: &document))
+      effects.append(ServiceState.store(pushables.map(\.wire), in: &document, settings: settings))
       if input.pack.isRemoved && !document.isRemoved {
         document.isRemoved = true
         effects.journal.append(.documentRemoved(id: document.id))
@@ -98,16 +109,14 @@ extension ServiceState {
       changedDocument = true
     }
     // 3. Pull.
-    let requested = input.checkpoint.serverSeq
     var pack = WireChangePack(documentKey: input.pack.documentKey)
     var snapshotJob: SnapshotJob?
     if input.pushOnly {
       pack.checkpoint = WireCheckpoint(serverSeq: requested, clientSeq: clientSeqAfterPush)
     } else {
-      guard initialSeq >= requested else { throw .invalidServerSeq(requested, initialSeq) }
       pack.checkpoint = WireCheckpoint(serverSeq: document.serverSeq, clientSeq: clientSeqAfterPush)
       if initialSeq - requested >= settings.snapshotThreshold, document.unmaterializableReason == nil {
-        snapshotJob = makeSnapshotJob(document, through: initialSeq, pushed: pushables.map(\.wire))
+        snapshotJob = ServiceState.makeSnapshotJob(document, through: initialSeq, pushed: pushables.map(\.wire))
       } else {
         pack.changes = pulledChanges(document, after: requested, through: initialSeq, client: input.client, ownThrough: clientSeqAfterPush)
       }
@@ -154,7 +163,7 @@ extension ServiceState {
 
   /// The stored changes in `(after, through]`, without the client's own changes up to
   /// `ownThrough` (never echoed).
-  private func pulledChanges(_ document: DocumentRecord, after: Int64, through: Int64, client: ResourceID, ownThrough: UInt32) -> [WireChange] {
+  private static func pulledChanges(_ document: DocumentRecord, after: Int64, through: Int64, client: ResourceID, ownThrough: UInt32) -> [WireChange] {
     guard through > after else { return [] }
     return document.changes[Int(after)..<Int(through)].compactMap { stored in
       stored.actor == client && stored.clientSeq <= ownThrough ? nil : stored.wire
@@ -162,7 +171,7 @@ extension ServiceState {
   }
 
   /// The job that materializes `document` at `through` plus `pushed`.
-  func makeSnapshotJob(_ document: DocumentRecord, through: Int64, pushed: [WireChange]) -> SnapshotJob {
+  static func makeSnapshotJob(_ document: DocumentRecord, through: Int64, pushed: [WireChange]) -> SnapshotJob {
     let base = document.snapshot.flatMap { $0.serverSeq <= through ? $0 : nil }
     let start = Int(base?.serverSeq ?? 0)
     let changes = Array(document.changes[start..<Int(through)].map(\.wire)) + pushed

@@ -52,7 +52,7 @@ package final class YorkieService: Sendable {
     let time = now()
     let journal = self.journal
     let failure = self.failure
-    let (value, effects, mark) = try state.withLock { (state) throws(ServiceError) -> (Value, ServiceEffects, Int) in
+    let (value, effects, mark) = try state.withLock { (state) throws(ServiceError) -> (Value, ServiceEffects, DurableLog.Position) in
       let (value, effects) = try body(&state, time)
       guard !effects.journal.isEmpty else { return (value, effects, journal.currentMark) }
       do throws(ServiceError) {
@@ -79,7 +79,7 @@ package final class YorkieService: Sendable {
   func storeSnapshot(of documentID: ResourceID) {
     let job: SnapshotJob? = state.withLock { state in
       guard let document = state.documents[documentID], document.unmaterializableReason == nil else { return nil }
-      return state.makeSnapshotJob(document, through: document.serverSeq, pushed: [])
+      return ServiceState.makeSnapshotJob(document, through: document.serverSeq, pushed: [])
     }
     guard let job else { return }
     let serverSeq = Int64(job.changes.count) + (job.base?.serverSeq ?? 0)
@@ -135,7 +135,7 @@ extension YorkieService {
   package func materialize(documentKey key: String, project: String = "") async throws(ServiceError) -> [UInt8]? {
     let job: SnapshotJob? = state.withLock { state in
       guard let id = state.documentByKey[DocumentKeyPath(project: project, key: key)], let document = state.documents[id] else { return nil }
-      return state.makeSnapshotJob(document, through: document.serverSeq, pushed: [])
+      return ServiceState.makeSnapshotJob(document, through: document.serverSeq, pushed: [])
     }
     guard let job else { return nil }
     return try await SnapshotBuilder.build(job).data

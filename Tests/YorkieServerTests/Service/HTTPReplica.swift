@@ -78,9 +78,15 @@ final class LockedBox<Value: Sendable>: @unchecked Sendable {
   /// A box holding `value`.
   init(_ value: Value) { stored = value }
 
-  /// The value.
+  /// The value. Reading and then writing it is two steps: use ``mutate(_:)`` to change it
+  /// atomically.
   var value: Value {
     get { lock.withLock { stored } }
     set { lock.withLock { stored = newValue } }
+  }
+
+  /// Changes the value in one step under the lock.
+  func mutate<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+    try lock.withLock { try body(&stored) }
   }
 }

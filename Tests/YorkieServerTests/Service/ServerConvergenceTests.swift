@@ -44,7 +44,7 @@ struct ServerConvergenceTests {
             let key = keys[Int(random.next() % UInt64(keys.count))]
             var replica = try await HTTPReplica(url: url, key: key, clientKey: "c\(index)")
             try await replica.attach(presence: ["i": .integer(Int32(index))])
-            live.value[key, default: [:]][replica.clientID] = replica
+            live.mutate { $0[key, default: [:]][replica.clientID] = replica }
             for step in 0..<stepsPerClient {
               switch Action.allCases[Int(random.next() % UInt64(Action.allCases.count))] {
               case .edit:
@@ -71,18 +71,18 @@ struct ServerConvergenceTests {
                 stream.close()
               case .reattach:
                 try await replica.sync()
-                live.value[key]?[replica.clientID] = nil
+                live.mutate { $0[key]?[replica.clientID] = nil }
                 try await replica.detach()
                 replica = try await HTTPReplica(url: url, key: key, clientKey: "c\(index)")
                 try await replica.attach(presence: ["i": .integer(Int32(index))])
-                live.value[key, default: [:]][replica.clientID] = replica
+                live.mutate { $0[key, default: [:]][replica.clientID] = replica }
               }
               if let broken = await replica.document.checkInvariants() {
                 Issue.record("seed \(seed): replica \(index) broke an invariant at step \(step): \(broken)")
               }
             }
             let final = replica
-            finals.value[key, default: []].append(final)
+            finals.mutate { $0[key, default: []].append(final) }
           }
         }
         try await group.waitForAll()
