@@ -22,10 +22,6 @@ enum ReplayKnownIssues {
   /// Every open entry.
   static let entries: [Entry] = [
     Entry(
-      file: "13-watch.json", exchange: 20, detail: "expected 1 more frame(s)",
-      reason: "bug: YorkieDevServer.stop() loses the canceled end-of-stream envelope of open streams (EventLoop returns on .stop before flushing the outboxes that cancelAllStreams just filled; a race, so most runs but not all)",
-      intermittent: true),
-    Entry(
       file: "12-pushpull-handmade.json", exchange: 5, detail: "(binary JSONElement)",
       reason: "proposed deliberate: nested elements of a pushed Set/Add value come back as pushed, without the movedAt = createdAt that Yorkie's re-encoding adds (same meaning: the position ticket defaults to createdAt)"),
     Entry(
