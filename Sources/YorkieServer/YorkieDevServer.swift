@@ -39,6 +39,9 @@ public final class YorkieDevServer: Sendable {
     public var channelSessionTTL: Double
     /// How often housekeeping runs (expired sessions, idle clients), in seconds.
     public var housekeepingInterval: Double
+    /// The HTTP layer's bounds and timeouts (header and body sizes, idle and slow-request
+    /// timeouts, connection count); tests shorten them.
+    package var httpLimits = HTTPServerLimits()
 
     /// A configuration with the given values; each omitted one takes its default.
     public init(
@@ -123,7 +126,7 @@ public final class YorkieDevServer: Sendable {
       let handler = ConnectHandler(service: service, log: log) { (key) throws(ServiceError) -> Project in
         try registry.project(forAPIKey: key)
       }
-      let http = HTTPServer(host: configuration.host, port: configuration.port, handler: handler)
+      let http = HTTPServer(host: configuration.host, port: configuration.port, limits: configuration.httpLimits, handler: handler)
       let url: URL
       do {
         url = try http.start()

@@ -258,6 +258,33 @@ struct HTTPServerSocketTests {
     #expect(closed.wait(timeout: .now() + 3) == .success)
   }
 
+  @Test("A stream whose peer stops reading is cut off once its backlog passes the limit; the others go on")
+  func stalledReader() throws {
+    let closed = DispatchSemaphore(value: 0)
+    let handler = ClosureHTTPHandler { request, writer in
+      guard request.path == "/flood" else {
+        writer.send(status: .ok, body: Array("ok".utf8))
+        return
+      }
+      writer.startStream(status: .ok)
+      writer.onConnectionClose { closed.signal() }
+      // Far more than the socket buffers and the 256 KiB limit hold.
+      let chunk = [UInt8](repeating: 0x61, count: 64 * 1024)
+      DispatchQueue.global().async {
+        for _ in 0..<200 where !writer.isConnectionClosed { writer.sendChunk(chunk) }
+      }
+    }
+    try withServer(limits: HTTPServerLimits(maxPendingOutputBytes: 256 * 1024), handler: handler) { _, port in
+      let stalled = try TestHTTPClient(port: port)
+      try stalled.send(get("/flood"))
+      #expect(closed.wait(timeout: .now() + 10) == .success)
+      let other = try TestHTTPClient(port: port)
+      try other.send(get("/other"))
+      #expect(try other.readResponse().text == "ok")
+      stalled.close()
+    }
+  }
+
   @Test("A peer that disconnects mid-response does not hurt the server")
   func peerDisconnects() throws {
     // SIGPIPE keeps its default action (terminate) in the test process, so a server write to a

@@ -46,11 +46,28 @@ package final class ConnectHandler: HTTPHandler {
       return
     }
     guard let context = precheck(request, streaming: rpc.isStreaming, writer: writer) else { return }
-    log.debug("\(rpc.rawValue) (\(request.body.count) bytes)")
     if rpc.isStreaming {
+      log.debug("\(rpc.rawValue) stream opened (\(request.body.count) bytes)")
       startStream(rpc, request: request, context: context, writer: writer)
     } else {
-      Task { await self.unary(rpc, body: request.body, context: context, writer: writer) }
+      let started = ContinuousClock.now
+      let log = self.log
+      Task {
+        let status = await self.unary(rpc, body: request.body, context: context, writer: writer)
+        if log.enabled(.debug) {
+          let elapsed = ContinuousClock.now - started
+          let milliseconds = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
+          log.debug("\(rpc.rawValue) \(status) in \(String(format: "%.2f", milliseconds)) ms (\(request.body.count) bytes in)")
+        }
+      }
+    }
+  }
+
+  /// Logs each connection event at info, one line each.
+  package func connectionEvent(_ event: HTTPConnectionEvent) {
+    switch event {
+    case .opened(let id, let open): log.info("connection \(id) opened (\(open) open)")
+    case .closed(let id, let requests, let open): log.info("connection \(id) closed after \(requests) request(s) (\(open) open)")
     }
   }
 
@@ -99,46 +116,53 @@ package final class ConnectHandler: HTTPHandler {
     return Int(text)
   }
 
-  /// Runs a unary call and answers it.
-  private func unary(_ rpc: YorkieRPC, body: [UInt8], context: RequestContext, writer: ResponseWriter) async {
+  /// Runs a unary call and answers it; returns the HTTP status it answered with.
+  private func unary(_ rpc: YorkieRPC, body: [UInt8], context: RequestContext, writer: ResponseWriter) async -> Int {
     let service = self.service
     switch rpc {
-    case .activateClient: await call(body, writer) { (r: ActivateClientRequest) async throws(ServiceError) in try await service.activateClient(r, context: context) }
-    case .deactivateClient: await call(body, writer) { (r: DeactivateClientRequest) async throws(ServiceError) in try await service.deactivateClient(r, context: context) }
-    case .attachDocument: await call(body, writer) { (r: AttachDocumentRequest) async throws(ServiceError) in try await service.attachDocument(r, context: context) }
-    case .detachDocument: await call(body, writer) { (r: DetachDocumentRequest) async throws(ServiceError) in try await service.detachDocument(r, context: context) }
-    case .removeDocument: await call(body, writer) { (r: RemoveDocumentRequest) async throws(ServiceError) in try await service.removeDocument(r, context: context) }
-    case .pushPullChanges: await call(body, writer) { (r: PushPullChangesRequest) async throws(ServiceError) in try await service.pushPullChanges(r, context: context) }
-    case .broadcast: await call(body, writer) { (r: BroadcastRequest) async throws(ServiceError) in try await service.broadcast(r, context: context) }
-    case .attachChannel: await call(body, writer) { (r: AttachChannelRequest) async throws(ServiceError) in try await service.attachChannel(r, context: context) }
-    case .detachChannel: await call(body, writer) { (r: DetachChannelRequest) async throws(ServiceError) in try await service.detachChannel(r, context: context) }
-    case .refreshChannel: await call(body, writer) { (r: RefreshChannelRequest) async throws(ServiceError) in try await service.refreshChannel(r, context: context) }
-    case .peekChannel: await call(body, writer) { (r: PeekChannelRequest) async throws(ServiceError) in try await service.peekChannel(r, context: context) }
+    case .activateClient: return await call(body, writer) { (r: ActivateClientRequest) async throws(ServiceError) in try await service.activateClient(r, context: context) }
+    case .deactivateClient: return await call(body, writer) { (r: DeactivateClientRequest) async throws(ServiceError) in try await service.deactivateClient(r, context: context) }
+    case .attachDocument: return await call(body, writer) { (r: AttachDocumentRequest) async throws(ServiceError) in try await service.attachDocument(r, context: context) }
+    case .detachDocument: return await call(body, writer) { (r: DetachDocumentRequest) async throws(ServiceError) in try await service.detachDocument(r, context: context) }
+    case .removeDocument: return await call(body, writer) { (r: RemoveDocumentRequest) async throws(ServiceError) in try await service.removeDocument(r, context: context) }
+    case .pushPullChanges: return await call(body, writer) { (r: PushPullChangesRequest) async throws(ServiceError) in try await service.pushPullChanges(r, context: context) }
+    case .broadcast: return await call(body, writer) { (r: BroadcastRequest) async throws(ServiceError) in try await service.broadcast(r, context: context) }
+    case .attachChannel: return await call(body, writer) { (r: AttachChannelRequest) async throws(ServiceError) in try await service.attachChannel(r, context: context) }
+    case .detachChannel: return await call(body, writer) { (r: DetachChannelRequest) async throws(ServiceError) in try await service.detachChannel(r, context: context) }
+    case .refreshChannel: return await call(body, writer) { (r: RefreshChannelRequest) async throws(ServiceError) in try await service.refreshChannel(r, context: context) }
+    case .peekChannel: return await call(body, writer) { (r: PeekChannelRequest) async throws(ServiceError) in try await service.peekChannel(r, context: context) }
     case .createRevision, .getRevision, .listRevisions, .restoreRevision:
-      ConnectResponses.unaryError(
-        ConnectError(code: .unimplemented, message: "yorkie.v1.YorkieService.\(rpc.rawValue) is not implemented by this development server"),
-        writer: writer)
+      let error = ConnectError(code: .unimplemented, message: "yorkie.v1.YorkieService.\(rpc.rawValue) is not implemented by this development server")
+      ConnectResponses.unaryError(error, writer: writer)
+      return error.code.httpStatus
     case .watch, .watchDocument, .watchChannel:
-      break
+      return 0
     }
   }
 
   /// Decodes `body` as `Request`, runs `body`, and answers with its response or error.
   private func call<Request: WireMessage, Response: WireMessage>(
     _ body: [UInt8], _ writer: ResponseWriter, _ run: (Request) async throws(ServiceError) -> Response
-  ) async {
-    guard !body.isEmpty else { return ConnectResponses.unaryError(ConnectResponses.zeroLengthError, writer: writer) }
+  ) async -> Int {
+    guard !body.isEmpty else {
+      ConnectResponses.unaryError(ConnectResponses.zeroLengthError, writer: writer)
+      return ConnectResponses.zeroLengthError.code.httpStatus
+    }
     let request: Request
     do throws(YorkieError) {
       request = try Request(jsonData: body)
     } catch {
-      return ConnectResponses.unaryError(ConnectResponses.unmarshalError(error), writer: writer)
+      let answer = ConnectResponses.unmarshalError(error)
+      ConnectResponses.unaryError(answer, writer: writer)
+      return answer.code.httpStatus
     }
     do throws(ServiceError) {
       ConnectResponses.unary(try await run(request), writer: writer)
+      return 200
     } catch {
-      log.debug("\(Request.self) failed: \(error)")
+      log.debug("\(Request.self) refused: \(error)")
       ConnectResponses.unaryError(error.connectError, writer: writer)
+      return error.code.httpStatus
     }
   }
 }

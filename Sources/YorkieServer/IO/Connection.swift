@@ -48,6 +48,8 @@ final class Connection {
   var lingerDeadline: Double?
   /// When the connection last read or wrote bytes, or became idle.
   var lastActivity: Double
+  /// How many requests the connection has carried (for the log).
+  var requestCount = 0
   /// When the request now under way began (its first byte), if one is.
   var requestStart: Double?
 
@@ -61,6 +63,11 @@ final class Connection {
 
   /// Whether bytes wait to be written.
   var hasPendingOutput: Bool { outboxOffset < outbox.count }
+
+  /// The bytes queued for the peer and not yet written (outbox and slots).
+  var pendingOutputCount: Int {
+    slots.reduce(outbox.count - outboxOffset) { $0 + $1.bytes.count }
+  }
 
   /// Whether the connection has nothing to do: no request under way, no response pending.
   var isIdle: Bool { slots.isEmpty && !hasPendingOutput && requestStart == nil && lingerDeadline == nil }

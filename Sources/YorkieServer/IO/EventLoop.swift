@@ -104,6 +104,7 @@ final class EventLoop {
       nextConnectionID += 1
       let served = connections.values.count { $0.lingerDeadline == nil && !$0.closesAfterOutbox }
       connections[connection.id] = connection
+      handler.connectionEvent(.opened(connection: connection.id, open: connections.count))
       if served >= limits.maxConnections {
         connection.acceptsNoMoreRequests = true
         connection.queueFinished(
@@ -160,6 +161,7 @@ final class EventLoop {
         let slotID = connection.openSlot(closesConnection: closes)
         let writer = ResponseWriter(inbox: inbox, connectionID: connection.id, slotID: slotID, closesConnection: closes)
         connection.slots[connection.slots.count - 1].writer = writer
+        connection.requestCount += 1
         handler.handle(request, writer: writer)
       }
       if connection.parser.takeContinueRequest() {
@@ -189,6 +191,9 @@ final class EventLoop {
         connection.outboxOffset += count
         connection.lastActivity = now
       case .wouldBlock, .endOfFile:
+        // A peer that reads slower than it is sent to (a stalled Watch client) is cut off once
+        // its backlog passes the limit, rather than growing without bound.
+        if connection.pendingOutputCount > limits.maxPendingOutputBytes { close(connection) }
         return
       case .failed:
         close(connection)
@@ -247,6 +252,7 @@ final class EventLoop {
   private func close(_ connection: Connection) {
     guard connections.removeValue(forKey: connection.id) != nil else { return }
     Socket.close(connection.fd)
+    handler.connectionEvent(.closed(connection: connection.id, requests: connection.requestCount, open: connections.count))
     let writers = connection.slots.compactMap(\.writer)
     connection.slots = []
     for writer in writers { writer.connectionDidClose() }

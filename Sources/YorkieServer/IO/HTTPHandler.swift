@@ -10,6 +10,23 @@ package protocol HTTPHandler: Sendable {
   /// (head, chunks, end). A request never answered holds back every later response on its
   /// connection.
   func handle(_ request: HTTPRequest, writer: ResponseWriter)
+
+  /// Hears that a connection opened or closed (on the loop thread; must be quick). Does nothing
+  /// unless implemented.
+  func connectionEvent(_ event: HTTPConnectionEvent)
+}
+
+extension HTTPHandler {
+  /// Ignores connection events.
+  package func connectionEvent(_ event: HTTPConnectionEvent) {}
+}
+
+/// A connection opening or closing, as an ``HTTPServer`` tells its handler.
+package enum HTTPConnectionEvent: Sendable, Equatable {
+  /// Connection `connection` was accepted; `open` connections are now open.
+  case opened(connection: Int, open: Int)
+  /// Connection `connection` closed after carrying `requests` requests; `open` remain.
+  case closed(connection: Int, requests: Int, open: Int)
 }
 
 /// An ``HTTPHandler`` made of a closure.

@@ -17,17 +17,21 @@ package struct HTTPServerLimits: Sendable, Hashable {
   /// drops) what the client still sends, for at most this long, so that the client reads the
   /// response instead of a reset. Default 2 s.
   package var lingerTimeout: Double
+  /// The most bytes queued for a connection that its peer is not reading (a stalled stream);
+  /// beyond it the connection is closed. Default 16 MiB.
+  package var maxPendingOutputBytes: Int
 
   /// Limits with the given values; every omitted one takes its default.
   package init(
     parser: HTTPRequestParser.Limits = HTTPRequestParser.Limits(), maxConnections: Int = 4096,
-    idleTimeout: Double = 60, requestTimeout: Double = 30, lingerTimeout: Double = 2
+    idleTimeout: Double = 60, requestTimeout: Double = 30, lingerTimeout: Double = 2, maxPendingOutputBytes: Int = 16 << 20
   ) {
     self.parser = parser
     self.maxConnections = maxConnections
     self.idleTimeout = idleTimeout
     self.requestTimeout = requestTimeout
     self.lingerTimeout = lingerTimeout
+    self.maxPendingOutputBytes = maxPendingOutputBytes
   }
 }
 

@@ -15,6 +15,8 @@ package struct DocumentStepResult: Sendable {
   package var disableGCClient: ResourceID?
   /// The document's persisted `disablePresence` (attach answers it).
   package var disablePresence: Bool
+  /// Why changes were sent where a snapshot was due, if they were.
+  package var snapshotSkipped: String?
   /// What the outside must do.
   package var effects: ServiceEffects
 }
@@ -150,7 +152,7 @@ extension ServiceState {
     }
     return DocumentStepResult(
       document: document.id, pack: outcome.pack, snapshotJob: outcome.snapshotJob, disableGCClient: outcome.disableGCClient,
-      disablePresence: document.disablePresence, effects: effects)
+      disablePresence: document.disablePresence, snapshotSkipped: outcome.snapshotSkipped, effects: effects)
   }
 
   /// A fresh id not used by any document.

@@ -50,6 +50,8 @@ struct PushPullOutcome {
   var versionVectorChange: VersionVectorRowChange
   /// Whether anything was stored or the document was removed (watchers hear of it).
   var changedDocument: Bool
+  /// Why changes were sent where a snapshot was due (the document cannot be materialized).
+  var snapshotSkipped: String?
   /// The effects (journal, snapshots due).
   var effects: ServiceEffects
 }
@@ -111,6 +113,7 @@ extension ServiceState {
     // 3. Pull.
     var pack = WireChangePack(documentKey: input.pack.documentKey)
     var snapshotJob: SnapshotJob?
+    var snapshotSkipped: String?
     if input.pushOnly {
       pack.checkpoint = WireCheckpoint(serverSeq: requested, clientSeq: clientSeqAfterPush)
     } else {
@@ -118,6 +121,7 @@ extension ServiceState {
       if initialSeq - requested >= settings.snapshotThreshold, document.unmaterializableReason == nil {
         snapshotJob = ServiceState.makeSnapshotJob(document, through: initialSeq, pushed: pushables.map(\.wire))
       } else {
+        if initialSeq - requested >= settings.snapshotThreshold { snapshotSkipped = document.unmaterializableReason }
         pack.changes = pulledChanges(document, after: requested, through: initialSeq, client: input.client, ownThrough: clientSeqAfterPush)
       }
     }
@@ -158,7 +162,7 @@ extension ServiceState {
     }
     return PushPullOutcome(
       pack: pack, snapshotJob: snapshotJob, disableGCClient: disableGCClient, info: info, versionVectorChange: rowChange,
-      changedDocument: changedDocument, effects: effects)
+      changedDocument: changedDocument, snapshotSkipped: snapshotSkipped, effects: effects)
   }
 
   /// The stored changes in `(after, through]`, without the client's own changes up to

@@ -24,6 +24,8 @@ package final class YorkieService: Sendable {
   private let failure = Locked<String?>(nil)
   /// How many pulls were answered with a snapshot (for tests and logs).
   package let snapshotsSent = Locked(0)
+  /// The documents whose lack of a snapshot was already logged as a warning.
+  private let unmaterializableLogged = Locked<Set<ResourceID>>([])
 
   /// The auth hook: `(project, method, token, attributes)`; throws to refuse
   /// (``AuthWebhookClient/authorize(project:method:token:attributes:)`` in a server).
@@ -79,7 +81,11 @@ package final class YorkieService: Sendable {
   func storeSnapshot(of documentID: ResourceID) {
     let job: SnapshotJob? = state.withLock { state in
       guard let document = state.documents[documentID], document.unmaterializableReason == nil else { return nil }
-      return ServiceState.makeSnapshotJob(document, through: document.serverSeq, pushed: [])
+      var job = ServiceState.makeSnapshotJob(document, through: document.serverSeq, pushed: [])
+      // Garbage every attached client has seen goes, so that stored snapshots stay the size of
+      // the document rather than of its history.
+      job.minVersionVector = ServiceState.minimumVersionVector(Array(document.versionVectors.values))
+      return job
     }
     guard let job else { return }
     let serverSeq = Int64(job.changes.count) + (job.base?.serverSeq ?? 0)
@@ -103,6 +109,11 @@ package final class YorkieService: Sendable {
   /// Fills the snapshot of a document step's pack, or falls back to changes when the document
   /// cannot be materialized.
   func completeSnapshot(_ result: DocumentStepResult, client: ResourceID, since serverSeq: Int64) async -> WireChangePack {
+    if let reason = result.snapshotSkipped {
+      let first = unmaterializableLogged.withLock { $0.insert(result.document).inserted }
+      let line = "document \(result.document.hex) cannot be materialized by this server (\(reason)); clients far behind get changes instead of a snapshot"
+      if first { log.warning(line) } else { log.debug(line) }
+    }
     guard let job = result.snapshotJob else { return result.pack }
     var pack = result.pack
     do throws(ServiceError) {

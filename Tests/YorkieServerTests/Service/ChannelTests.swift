@@ -77,18 +77,21 @@ struct ChannelTests {
     configuration.housekeepingInterval = 0.1
     try await withServer(configuration) { url, _ in
       let client = ConnectTestClient(url)
+      let watcher = try await client.call("ActivateClient", ActivateClientRequest(clientKey: "w"), as: ActivateClientResponse.self).clientID
+      let watch = try await client.stream("Watch", WatchRequest(clientID: watcher, resources: [.channel(WireChannelResource(channelKey: "room"))]))
+      _ = try await watch.nextJSON()
       let first = try await client.call(
         "RefreshChannel", RefreshChannelRequest(channelKey: "room", clientKey: "first"), as: RefreshChannelResponse.self)
       #expect(first.sessionCount == 1)
       #expect(ResourceID(hex: first.clientID) != nil)
       #expect(ResourceID(hex: first.sessionID) != nil)
-      let watcher = try await client.call("ActivateClient", ActivateClientRequest(clientKey: "w"), as: ActivateClientResponse.self).clientID
-      let watch = try await client.stream("Watch", WatchRequest(clientID: watcher, resources: [.channel(WireChannelResource(channelKey: "room"))]))
-      _ = try await watch.nextJSON()
+      let attached = try Self.channelEvent(await watch.nextJSON())
+      #expect(attached?.sessionCount == 1)
       // No heartbeat: the session expires within TTL + one housekeeping round.
       let expired = try Self.channelEvent(await watch.nextJSON())
       #expect(expired?.type == .presence)
       #expect(expired?.sessionCount == 0)
+      #expect((expired?.seq ?? 0) > (attached?.seq ?? 0))
       let peek = try await client.call("PeekChannel", PeekChannelRequest(channelKey: "room"), as: PeekChannelResponse.self)
       #expect(peek.sessionCount == 0)
       let late = try await client.call(
