@@ -8,8 +8,10 @@ import YorkieProtocol
 /// exchange of one file.
 ///
 /// Two differences are not exchange-specific and live in the matching rules instead: extra
-/// DOCUMENT_CHANGED repeats (``ReplayFrameMatcher``, no 100 ms batching) and the order of a
-/// watch initialization's `clientIds` (``ReplayComparator``, a set on both servers).
+/// DOCUMENT_CHANGED repeats (``ReplayFrameMatcher``, no 100 ms batching) and the absent
+/// `Accept-Encoding`/`Connect-Accept-Encoding` response headers (``ReplayRunner``, no
+/// compression). (The order of a watch initialization's `clientIds` is not a difference: it is
+/// a set on both servers, compared as one by ``ReplayComparator``.)
 enum ReplayDeliberateDifferences {
   /// What the replay does instead of the plain comparison.
   enum Rule: Sendable {
@@ -26,6 +28,8 @@ enum ReplayDeliberateDifferences {
     /// Recorded frames (indexes into the stream's `response`) that the dev server does not
     /// send, because Yorkie delivered them only thanks to its 100 ms batching.
     case framesNotSent([Int])
+    /// Response header `name` has `value` instead of the recorded one.
+    case header(name: String, value: String)
   }
 
   /// An entry: one exchange of one recording.
@@ -57,6 +61,10 @@ enum ReplayDeliberateDifferences {
       file: "13-watch.json", exchange: 5,
       reason: "B's stream got A's DOCUMENT_WATCHED only because Yorkie's 100 ms batch holding it was flushed after B subscribed; A watched before B, and the dev server delivers at once",
       rule: .framesNotSent([1])),
+    Entry(
+      file: "16-errors.json", exchange: 19,
+      reason: "415 lists the content types the dev server accepts (Connect with JSON only), not Yorkie's gRPC, gRPC-Web and protobuf ones",
+      rule: .header(name: "accept-post", value: "application/json, application/json; charset=utf-8")),
   ]
 
   /// The entry for exchange `exchange` of `file`, if any.

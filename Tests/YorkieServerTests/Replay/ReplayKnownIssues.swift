@@ -27,9 +27,6 @@ enum ReplayKnownIssues {
     Entry(
       file: "11-snapshot.json", exchange: 1, detail: "changePack.versionVector",
       reason: "proposed deliberate: the snapshot's version vector names the writer (its highest lamport) besides the zero actor; Yorkie's lacks the writer"),
-    Entry(
-      file: "16-errors.json", exchange: 19, detail: "header accept-post",
-      reason: "proposed deliberate: 415 lists only the content types the dev server accepts (Connect JSON), not Yorkie's gRPC and protobuf ones"),
   ]
 
   /// The entry that covers `mismatch`, if any.
