@@ -28,7 +28,7 @@ struct ReplayTests {
       }
     }
     for known in ReplayKnownIssues.entries where known.file == name && !known.intermittent {
-      if !mismatches.contains(where: { ReplayKnownIssues.entry(for: $0)?.detail == known.detail && $0.exchange == known.exchange }) {
+      if !mismatches.contains(where: { ReplayKnownIssues.entry(for: $0)?.details == known.details && $0.exchange == known.exchange }) {
         Issue.record("known issue no longer occurs, remove it from ReplayKnownIssues: \(known.file) exchange \(known.exchange): \(known.reason)")
       }
     }
