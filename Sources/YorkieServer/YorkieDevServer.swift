@@ -42,6 +42,9 @@ public final class YorkieDevServer: Sendable {
     /// The HTTP layer's bounds and timeouts (header and body sizes, idle and slow-request
     /// timeouts, connection count); tests shorten them.
     package var httpLimits = HTTPServerLimits()
+    /// The service's clock (monotonic seconds) for client idleness and session TTLs; tests
+    /// move it by hand.
+    package var clock: @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }
 
     /// A configuration with the given values; each omitted one takes its default.
     public init(
@@ -114,11 +117,11 @@ public final class YorkieDevServer: Sendable {
       var state = ServiceState(settings: settings, ids: ids)
       var journal: DurableJournal?
       if let directory = configuration.dataDirectory {
-        journal = try Self.openJournal(in: directory, into: &state, log: log)
+        journal = try Self.openJournal(in: directory, into: &state, log: log, now: configuration.clock())
       }
       let webhook = AuthWebhookClient()
       let service = YorkieService(
-        state: state, journal: journal ?? MemoryJournal(), log: log,
+        state: state, journal: journal ?? MemoryJournal(), log: log, now: configuration.clock,
         authorize: { (project, method, token, attributes) async throws(ServiceError) in
           try await webhook.authorize(project: project, method: method, token: token, attributes: attributes)
         })
@@ -135,7 +138,7 @@ public final class YorkieDevServer: Sendable {
         throw YorkieDevServerError("cannot listen on \(configuration.host):\(configuration.port): \(error)")
       }
       let interval = UInt64(max(configuration.housekeepingInterval, 0.01) * 1e9)
-      let housekeeping = Task {
+      let housekeeping = serverTask {
         while !Task.isCancelled {
           try? await Task.sleep(nanoseconds: interval)
           if !Task.isCancelled { await service.housekeeping() }
@@ -167,7 +170,7 @@ public final class YorkieDevServer: Sendable {
   /// Opens (or creates) `directory/journal.log` and replays it into `state`. A torn tail (a
   /// write a crash cut short, never acknowledged) is cut off and reported; anything else that
   /// does not read back stops the start with the file and offset.
-  private static func openJournal(in directory: URL, into state: inout ServiceState, log: ServerLog) throws(YorkieDevServerError) -> DurableJournal {
+  private static func openJournal(in directory: URL, into state: inout ServiceState, log: ServerLog, now: Double) throws(YorkieDevServerError) -> DurableJournal {
     do {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     } catch {
@@ -184,7 +187,6 @@ public final class YorkieDevServer: Sendable {
     if let torn = recovery.tornTail {
       log.warning("\(file.path): cut a torn tail of \(torn.droppedBytes) bytes at offset \(torn.offset) (a write the last run did not finish; it was never acknowledged)")
     }
-    let now = ProcessInfo.processInfo.systemUptime
     for (index, payload) in recovery.records.enumerated() {
       do {
         for record in try JournalCodec.decode(payload) { try state.replay(record, now: now) }

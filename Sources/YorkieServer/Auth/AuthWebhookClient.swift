@@ -138,7 +138,8 @@ package final class AuthWebhookClient: Sendable {
     let (session, timeout, finalRequest) = (self.session, self.timeout, request)
     let outcome: Outcome
     do {
-      outcome = try await withThrowingTaskGroup(of: Outcome.self) { group in
+      outcome = try await Self.onServerThreads {
+        try await withThrowingTaskGroup(of: Outcome.self) { group in
         group.addTask {
           let (data, response) = try await session.data(for: finalRequest)
           guard let http = response as? HTTPURLResponse else { return .notHTTP }
@@ -151,6 +152,7 @@ package final class AuthWebhookClient: Sendable {
         defer { group.cancelAll() }
         guard let first = try await group.next() else { throw CancellationError() }
         return first
+        }
       }
     } catch {
       throw Self.transportError(error, timeout: timeout)
@@ -167,6 +169,15 @@ package final class AuthWebhookClient: Sendable {
       }
       return answer
     }
+  }
+
+  /// Runs `body` preferring the server's own threads, so that the race between the call and its
+  /// deadline is decided on time even when the caller's pool is busy.
+  private static func onServerThreads<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+    if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+      return try await withTaskExecutorPreference(ServerExecutor.shared) { try await body() }
+    }
+    return try await body()
   }
 
   /// The session's timeouts for a call allowed `timeout` seconds: whole seconds (what Linux

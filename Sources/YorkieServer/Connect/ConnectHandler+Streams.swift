@@ -22,7 +22,7 @@ extension ConnectHandler {
     let body = request.body
     let service = self.service
     let log = self.log
-    Task {
+    serverTask { [self] in
       let opened: (client: String, resources: [YorkieService.WatchedResource], shape: WatchStream.Shape)
       do throws(YorkieError) {
         opened = try Self.decodeStreamRequest(rpc, body: body)

@@ -52,7 +52,7 @@ package final class ConnectHandler: HTTPHandler {
     } else {
       let started = ContinuousClock.now
       let log = self.log
-      Task {
+      serverTask { [self] in
         let status = await self.unary(rpc, body: request.body, context: context, writer: writer)
         if log.enabled(.debug) {
           let elapsed = ContinuousClock.now - started

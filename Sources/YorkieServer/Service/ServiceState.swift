@@ -18,7 +18,8 @@ package struct ServiceSettings: Sendable {
 /// Everything the service knows, and the steps that change it: a pure state machine.
 ///
 /// Each step validates first and mutates only once nothing can fail any more (a step that throws
-/// has changed nothing), then reports what the outside must do in ``ServiceEffects``: records to
+/// has changed nothing a client can observe: at most its client's last-seen time and the id
+/// generator moved), then reports what the outside must do in ``ServiceEffects``: records to
 /// make durable before answering, events to publish, snapshots to build. The owner
 /// (``YorkieService``) runs one step at a time under its lock; I/O happens outside.
 package struct ServiceState: Sendable {

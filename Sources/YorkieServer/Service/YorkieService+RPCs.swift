@@ -29,7 +29,7 @@ extension YorkieService {
     if request.synchronous {
       try await deactivate()
     } else {
-      Task {
+      serverTask { [self] in
         do throws(ServiceError) { try await deactivate() } catch { log.debug("background deactivation of \(id.hex): \(error)") }
       }
     }

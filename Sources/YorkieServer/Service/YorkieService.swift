@@ -89,7 +89,7 @@ package final class YorkieService: Sendable {
     }
     guard let job else { return }
     let serverSeq = Int64(job.changes.count) + (job.base?.serverSeq ?? 0)
-    Task {
+    serverTask { [self] in
       do throws(ServiceError) {
         let built = try await SnapshotBuilder.build(job)
         _ = try await step { state, _ throws(ServiceError) in

@@ -34,10 +34,13 @@ struct ServerHousekeepingTests {
 
   @Test("a client idle past the threshold is deactivated: its presence is cleared and watchers hear of it")
   func idleClients() async throws {
+    let time = LockedBox(1000.0)
     var configuration = YorkieDevServer.Configuration()
-    configuration.clientDeactivateThreshold = 1.5
-    configuration.housekeepingInterval = 0.1
+    configuration.clientDeactivateThreshold = 60
+    configuration.housekeepingInterval = 3600
+    configuration.clock = { time.value }
     try await withServer(configuration) { url, server in
+      let service = try #require(server.service)
       let idle = try await HTTPReplica(url: url, key: "doc-idle")
       try await idle.attach(presence: ["name": .string("idle")])
       let watcher = try await HTTPReplica(url: url, key: "doc-idle")
@@ -45,16 +48,24 @@ struct ServerHousekeepingTests {
       let stream = try await watcher.client.stream(
         "Watch", WatchRequest(clientID: watcher.clientID, resources: [.document(WireDocumentResource(documentID: watcher.documentID))]))
       _ = try await stream.nextJSON()
-      // The watcher keeps itself alive; the idle client does not.
-      var deactivated = false
-      for _ in 0..<80 where !deactivated {
-        try await Task.sleep(nanoseconds: 100_000_000)
-        try await watcher.sync()
-        deactivated = server.service?.state.withLock { $0.clients[ResourceID(hex: idle.clientID)!]?.isActive == false } ?? false
-      }
-      #expect(deactivated)
+      time.mutate { $0 += 30 }
       try await watcher.sync()
-      #expect(server.service?.state.withLock { $0.clients[ResourceID(hex: watcher.clientID)!]?.isActive } == true)
+      await service.housekeeping()
+      #expect(service.state.withLock { $0.clients[ResourceID(hex: idle.clientID)!]?.isActive } == true, "30 s idle is within the threshold")
+      // The watcher speaks at 1030 and 1061; the other has been silent since 1000.
+      time.mutate { $0 += 31 }
+      try await watcher.sync()
+      await service.housekeeping()
+      #expect(service.state.withLock { $0.clients[ResourceID(hex: idle.clientID)!]?.isActive } == false)
+      #expect(service.state.withLock { $0.clients[ResourceID(hex: watcher.clientID)!]?.isActive } == true)
+      // Its presence was cleared on its behalf, and the watcher heard that the document changed.
+      guard case .documentEvent(let changed) = try WatchResponse(json: try #require(await stream.nextJSON()), path: "event") else {
+        Issue.record("the watcher heard nothing")
+        return
+      }
+      #expect(changed.event?.type == .documentChanged)
+      #expect(changed.event?.publisher == idle.clientID)
+      try await watcher.sync()
       await watcher.document.setOnline(try ActorID(hex: idle.clientID), true)
       #expect(await watcher.document.presence(of: try ActorID(hex: idle.clientID)) == nil)
       let refused = try await idle.client.call(
