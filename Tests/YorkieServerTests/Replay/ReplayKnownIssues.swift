@@ -21,14 +21,7 @@ enum ReplayKnownIssues {
   }
 
   /// Every open entry.
-  static let entries: [Entry] = [
-    Entry(
-      file: "12-pushpull-handmade.json", exchange: 5, details: ["(binary JSONElement)", "movedAt"],
-      reason: "proposed deliberate: nested elements of a pushed Set/Add value come back as pushed, without the movedAt = createdAt that Yorkie's re-encoding adds (same meaning: the position ticket defaults to createdAt)"),
-    Entry(
-      file: "11-snapshot.json", exchange: 1, details: ["changePack.versionVector.vector.awJjSX63Cjb0rDvz: expected (absent)"],
-      reason: "proposed deliberate: the snapshot's version vector names the writer (its highest lamport) besides the zero actor; Yorkie's lacks the writer"),
-  ]
+  static let entries: [Entry] = []
 
   /// The entry that covers `mismatch`, if any.
   static func entry(for mismatch: ReplayMismatch) -> Entry? {
