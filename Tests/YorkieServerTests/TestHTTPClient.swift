@@ -37,35 +37,14 @@ final class TestHTTPClient {
 
   /// Connects to `127.0.0.1:port`.
   init(port: Int, readTimeout: Double = 3) throws {
-    #if canImport(Glibc)
-      fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #else
-      fd = socket(AF_INET, SOCK_STREAM, 0)
-    #endif
-    guard fd >= 0 else {
-      closed = true
-      throw TestClientError(description: "socket: \(errno)")
-    }
-    var timeout = timeval(tv_sec: Int(readTimeout), tv_usec: .init((readTimeout - readTimeout.rounded(.down)) * 1e6))
-    _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    #if !canImport(Glibc)
-      var one: Int32 = 1
-      _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-    #endif
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = UInt16(port).bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard result == 0 else {
-      let code = errno
+    do {
+      fd = try connectToLoopback(port: port, readTimeout: readTimeout)
+    } catch {
       // `deinit` may run for an initializer that throws: mark the socket closed so that it is
       // closed exactly once (a second close could hit another test's reused descriptor).
+      fd = -1
       closed = true
-      systemClose(fd)
-      throw TestClientError(description: "connect: \(String(cString: strerror(code)))")
+      throw error
     }
   }
 
@@ -191,4 +170,35 @@ private func systemClose(_ fd: Int32) {
   #else
     _ = Darwin.close(fd)
   #endif
+}
+
+/// A blocking TCP socket connected to `127.0.0.1:port`, whose reads give up after `readTimeout`
+/// seconds (and which never raises SIGPIPE on Darwin). The caller owns the descriptor.
+func connectToLoopback(port: Int, readTimeout: Double) throws -> Int32 {
+  #if canImport(Glibc)
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  #else
+    let fd = socket(AF_INET, SOCK_STREAM, 0)
+  #endif
+  guard fd >= 0 else { throw TestClientError(description: "socket: \(errno)") }
+  var timeout = timeval(tv_sec: Int(readTimeout), tv_usec: .init((readTimeout - readTimeout.rounded(.down)) * 1e6))
+  _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+  #if !canImport(Glibc)
+    var one: Int32 = 1
+    _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+  #endif
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_port = UInt16(port).bigEndian
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  // The pointer is used only during the call, and `address` outlives it.
+  let result = withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+  }
+  guard result == 0 else {
+    let code = errno
+    systemClose(fd)
+    throw TestClientError(description: "connect to port \(port): \(String(cString: strerror(code)))")
+  }
+  return fd
 }

@@ -28,31 +28,12 @@ final class ReplayConnection: @unchecked Sendable {
 
   /// Connects to `127.0.0.1:port` and starts reading.
   init(port: Int) throws {
-    #if canImport(Glibc)
-      fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #else
-      fd = socket(AF_INET, SOCK_STREAM, 0)
-    #endif
-    guard fd >= 0 else { throw ReplayError("socket: \(String(cString: strerror(errno)))") }
-    var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
-    _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    #if !canImport(Glibc)
-      var one: Int32 = 1
-      _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-    #endif
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = UInt16(port).bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    // The pointer is only used during the call, and `address` outlives it.
-    let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard result == 0 else {
-      let message = String(cString: strerror(errno))
+    do {
+      fd = try connectToLoopback(port: port, readTimeout: 0.2)
+    } catch {
+      fd = -1
       closed = true
-      ReplayConnection.systemClose(fd)
-      throw ReplayError("connect to port \(port): \(message)")
+      throw ReplayError("\(error)")
     }
     readerStarted = true
     let thread = Thread { [self] in readLoop() }

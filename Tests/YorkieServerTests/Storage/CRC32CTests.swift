@@ -36,7 +36,7 @@ struct StorageCRC32CTests {
 
   @Test("Every length from 0 to 300 matches the bit-by-bit definition (all tails of the 8-byte loop)")
   func matchesDefinition() {
-    var generator = StorageFixture.Random(seed: 7)
+    var generator = SplitMix64(seed: 7)
     for length in 0...300 {
       let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
       #expect(CRC32C.checksum(bytes) == bitwiseCRC32C(bytes), "length \(length)")
@@ -45,7 +45,7 @@ struct StorageCRC32CTests {
 
   @Test("Feeding the bytes in two pieces, split anywhere, gives the same checksum")
   func incremental() {
-    var generator = StorageFixture.Random(seed: 11)
+    var generator = SplitMix64(seed: 11)
     let bytes = (0..<100).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
     let whole = CRC32C.checksum(bytes)
     for split in 0...bytes.count {

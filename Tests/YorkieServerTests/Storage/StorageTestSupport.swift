@@ -5,23 +5,7 @@ import Testing
 
 /// Helpers of the storage tests, in a namespace of their own (the test target is shared).
 enum StorageFixture {
-  /// A small deterministic random number generator (SplitMix64), so that failures reproduce.
-  struct Random: RandomNumberGenerator {
-    /// The generator's state.
-    private var state: UInt64
-
-    /// A generator whose sequence is fixed by `seed`.
-    init(seed: UInt64) { state = seed }
-
-    /// The next 64 random bits.
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
+  // Seeded randomness: the server's own `SplitMix64` (ResourceID.swift).
 
   /// Runs `body` with a new empty folder under the system's temporary directory, then deletes it.
   static func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
@@ -49,7 +33,7 @@ enum StorageFixture {
   /// A payload of `count` bytes whose content depends on `seed`, so that no two test records look
   /// alike.
   static func payload(_ seed: Int, count: Int) -> [UInt8] {
-    var generator = Random(seed: UInt64(truncatingIfNeeded: seed) &* 0x1000_0001 &+ UInt64(count))
+    var generator = SplitMix64(seed: UInt64(truncatingIfNeeded: seed) &* 0x1000_0001 &+ UInt64(count))
     return (0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
   }
 
