@@ -140,18 +140,18 @@ package final class AuthWebhookClient: Sendable {
     do {
       outcome = try await Self.onServerThreads {
         try await withThrowingTaskGroup(of: Outcome.self) { group in
-        group.addTask {
-          let (data, response) = try await session.data(for: finalRequest)
-          guard let http = response as? HTTPURLResponse else { return .notHTTP }
-          return .answered(status: http.statusCode, body: data)
-        }
-        group.addTask {
-          try await Task.sleep(nanoseconds: UInt64(min(max(0, timeout), 1e6) * 1e9))
-          return .timedOut
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next() else { throw CancellationError() }
-        return first
+          group.addTask {
+            let (data, response) = try await session.data(for: finalRequest)
+            guard let http = response as? HTTPURLResponse else { return .notHTTP }
+            return .answered(status: http.statusCode, body: data)
+          }
+          group.addTask {
+            try await Task.sleep(nanoseconds: UInt64(min(max(0, timeout), 1e6) * 1e9))
+            return .timedOut
+          }
+          defer { group.cancelAll() }
+          guard let first = try await group.next() else { throw CancellationError() }
+          return first
         }
       }
     } catch {
