@@ -48,6 +48,7 @@ let server = YorkieDevServer(configuration: configuration)
 do {
   let url = try server.start()
   print("yorkie-server listening on \(url.absoluteString) (health: \(url.absoluteString)/yorkie.v1.YorkieService/health)")
+  fflush(stdout)
 } catch {
   FileHandle.standardError.write(Data("yorkie-server: \(error)\n".utf8))
   exit(1)
