@@ -47,8 +47,8 @@ while let argument = arguments.popFirst() {
 let server = YorkieDevServer(configuration: configuration)
 do {
   let url = try server.start()
-  print("yorkie-server listening on \(url.absoluteString) (health: \(url.absoluteString)/yorkie.v1.YorkieService/health)")
-  fflush(stdout)
+  // Written unbuffered, so that a supervisor reading a pipe sees it at once.
+  FileHandle.standardOutput.write(Data("yorkie-server listening on \(url.absoluteString) (health: \(url.absoluteString)/yorkie.v1.YorkieService/health)\n".utf8))
 } catch {
   FileHandle.standardError.write(Data("yorkie-server: \(error)\n".utf8))
   exit(1)
