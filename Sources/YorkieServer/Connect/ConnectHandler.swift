@@ -46,6 +46,9 @@ package final class ConnectHandler: HTTPHandler {
       return
     }
     guard let context = precheck(request, streaming: rpc.isStreaming, writer: writer) else { return }
+    if rpc == .pushPullChanges, request.body.count <= Self.inlineBodyLimit, answerInline(request, context: context, writer: writer) {
+      return
+    }
     if rpc.isStreaming {
       log.debug("\(rpc.rawValue) stream opened (\(request.body.count) bytes)")
       startStream(rpc, request: request, context: context, writer: writer)
@@ -59,6 +62,35 @@ package final class ConnectHandler: HTTPHandler {
           let milliseconds = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
           log.debug("\(rpc.rawValue) \(status) in \(String(format: "%.2f", milliseconds)) ms (\(request.body.count) bytes in)")
         }
+      }
+    }
+  }
+
+  /// The largest PushPullChanges body decoded on the event loop's own thread; larger ones (a
+  /// long offline backlog) are decoded on a server thread, so that the loop is never held long.
+  static let inlineBodyLimit = 64 * 1024
+
+  /// PushPullChanges answered without a task when the service can (see
+  /// ``YorkieService/pushPullChangesNow(_:context:answer:)``); `false` when it cannot, having
+  /// answered nothing.
+  private func answerInline(_ request: HTTPRequest, context: RequestContext, writer: ResponseWriter) -> Bool {
+    guard !request.body.isEmpty, let decoded = try? PushPullChangesRequest(jsonData: request.body) else { return false }
+    let log = self.log
+    let started = ContinuousClock.now
+    return service.pushPullChangesNow(decoded, context: context) { result in
+      let status: Int
+      switch result {
+      case .success(let response):
+        ConnectResponses.unary(response, writer: writer)
+        status = 200
+      case .failure(let error):
+        ConnectResponses.unaryError(error.connectError, writer: writer)
+        status = error.code.httpStatus
+      }
+      if log.enabled(.debug) {
+        let elapsed = ContinuousClock.now - started
+        let milliseconds = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
+        log.debug("PushPullChanges \(status) in \(String(format: "%.2f", milliseconds)) ms (\(request.body.count) bytes in, on the loop)")
       }
     }
   }

@@ -9,8 +9,9 @@ import Foundation
 package final class DurableJournal: ServiceJournal {
   /// The log.
   let log: DurableLog
-  /// Steps waiting for durability, and whether the thread should end.
-  private let queue = Locked<(waiting: [(DurableLog.Position, CheckedContinuation<Void, any Error>)], stopped: Bool)>(([], false))
+  /// Steps waiting for durability (what to run once durable or failed), and whether the thread
+  /// should end.
+  private let queue = Locked<(waiting: [(DurableLog.Position, @Sendable (ServiceError?) -> Void)], stopped: Bool)>(([], false))
   /// Wakes the flushing thread.
   private let wake = DispatchSemaphore(value: 0)
   /// Signalled by the flushing thread when it has closed the log and ended.
@@ -35,23 +36,22 @@ package final class DurableJournal: ServiceJournal {
   package var currentMark: DurableLog.Position { log.end }
 
   package func sync(through mark: DurableLog.Position) async throws(ServiceError) {
-    do {
-      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-        let accepted = queue.withLock { queue -> Bool in
-          guard !queue.stopped else { return false }
-          queue.waiting.append((mark, continuation))
-          return true
-        }
-        if accepted {
-          wake.signal()
-        } else {
-          continuation.resume(throwing: ServiceError(.unavailable, "the server is stopping", metadataCode: nil))
-        }
-      }
-    } catch let error as ServiceError {
-      throw error
-    } catch {
-      throw ServiceError(.unavailable, "storing failed: \(error)", metadataCode: nil)
+    let failure: ServiceError? = await withCheckedContinuation { (continuation: CheckedContinuation<ServiceError?, Never>) in
+      whenDurable(through: mark) { continuation.resume(returning: $0) }
+    }
+    if let failure { throw failure }
+  }
+
+  package func whenDurable(through mark: DurableLog.Position, _ action: @escaping @Sendable (ServiceError?) -> Void) {
+    let accepted = queue.withLock { queue -> Bool in
+      guard !queue.stopped else { return false }
+      queue.waiting.append((mark, action))
+      return true
+    }
+    if accepted {
+      wake.signal()
+    } else {
+      action(ServiceError(.unavailable, "the server is stopping", metadataCode: nil))
     }
   }
 
@@ -78,9 +78,10 @@ package final class DurableJournal: ServiceJournal {
       if let furthest = batch.map(\.0).max() {
         do throws(StorageError) {
           try log.sync(through: furthest)
-          for (_, continuation) in batch { continuation.resume() }
+          for (_, action) in batch { action(nil) }
         } catch {
-          for (_, continuation) in batch { continuation.resume(throwing: ServiceError(.unavailable, "storing failed: \(error)", metadataCode: nil)) }
+          let failure = ServiceError(.unavailable, "storing failed: \(error)", metadataCode: nil)
+          for (_, action) in batch { action(failure) }
         }
       }
       if stopped {

@@ -10,6 +10,10 @@ package protocol ServiceJournal: Sendable {
   func append(_ records: [JournalRecord]) throws(ServiceError) -> DurableLog.Position
   /// Returns once everything up to `mark` is durable.
   func sync(through mark: DurableLog.Position) async throws(ServiceError)
+  /// Runs `action` once everything up to `mark` is durable (with `nil`), or when that failed
+  /// (with the error): at once for a journal that keeps nothing, otherwise on the flushing
+  /// thread. `action` must be quick.
+  func whenDurable(through mark: DurableLog.Position, _ action: @escaping @Sendable (ServiceError?) -> Void)
   /// The mark after everything appended so far.
   var currentMark: DurableLog.Position { get }
 }
@@ -20,5 +24,6 @@ package struct MemoryJournal: ServiceJournal {
   package init() {}
   package func append(_ records: [JournalRecord]) throws(ServiceError) -> DurableLog.Position { currentMark }
   package func sync(through mark: DurableLog.Position) async throws(ServiceError) {}
+  package func whenDurable(through mark: DurableLog.Position, _ action: @escaping @Sendable (ServiceError?) -> Void) { action(nil) }
   package var currentMark: DurableLog.Position { DurableLog.Position(generation: 0, offset: 0) }
 }

@@ -24,6 +24,10 @@ package final class YorkieService: Sendable {
   private let failure = Locked<String?>(nil)
   /// How many pulls were answered with a snapshot (for tests and logs).
   package let snapshotsSent = Locked(0)
+  /// The documents whose snapshot is being built: one at a time per document (every push past
+  /// the interval asks for one until it is stored; without this, a busy document queued a
+  /// full rebuild per push and starved every request behind them).
+  private let snapshotsUnderway = Locked<Set<ResourceID>>([])
   /// The documents whose lack of a snapshot was already logged as a warning.
   private let unmaterializableLogged = Locked<Set<ResourceID>>([])
 
@@ -48,13 +52,30 @@ package final class YorkieService: Sendable {
   func step<Value: Sendable>(_ body: (inout ServiceState, Double) throws(ServiceError) -> (Value, ServiceEffects))
     async throws(ServiceError) -> Value
   {
+    let (value, effects, mark) = try runLocked(body)
+    do throws(ServiceError) {
+      try await journal.sync(through: mark)
+    } catch {
+      journalFailed(error)
+      throw error
+    }
+    publish(effects)
+    return value
+  }
+
+  /// The first half of a step: refuses when the service has failed, runs `body` under the lock
+  /// and appends its records to the journal; returns its value, its effects and the mark the
+  /// answer must wait for.
+  func runLocked<Value: Sendable>(_ body: (inout ServiceState, Double) throws(ServiceError) -> (Value, ServiceEffects))
+    throws(ServiceError) -> (Value, ServiceEffects, DurableLog.Position)
+  {
     if let reason = failure.withLock({ $0 }) {
       throw ServiceError(.unavailable, "the server stopped accepting requests: \(reason)", metadataCode: nil)
     }
     let time = now()
     let journal = self.journal
     let failure = self.failure
-    let (value, effects, mark) = try state.withLock { (state) throws(ServiceError) -> (Value, ServiceEffects, DurableLog.Position) in
+    return try state.withLock { (state) throws(ServiceError) -> (Value, ServiceEffects, DurableLog.Position) in
       let (value, effects) = try body(&state, time)
       guard !effects.journal.isEmpty else { return (value, effects, journal.currentMark) }
       do throws(ServiceError) {
@@ -64,17 +85,20 @@ package final class YorkieService: Sendable {
         throw error
       }
     }
-    do throws(ServiceError) {
-      try await journal.sync(through: mark)
-    } catch {
-      failure.withLock { $0 = error.message }
-      log.error("journal: \(error.message); the server refuses further requests")
-      throw error
-    }
+  }
+
+  /// The second half of a step, once its records are durable: events go out, due snapshots
+  /// start.
+  func publish(_ effects: ServiceEffects) {
     hub.publish(effects.documentEvents)
     hub.publish(effects.channelEvents)
     for document in effects.snapshotsDue { storeSnapshot(of: document) }
-    return value
+  }
+
+  /// Marks the service failed after the journal could not make a step durable.
+  func journalFailed(_ error: ServiceError) {
+    failure.withLock { $0 = error.message }
+    log.error("journal: \(error.message); the server refuses further requests")
   }
 
   /// Builds and stores a snapshot of `documentID` at its current serverSeq, in the background.
@@ -88,8 +112,10 @@ package final class YorkieService: Sendable {
       return job
     }
     guard let job else { return }
+    guard snapshotsUnderway.withLock({ $0.insert(documentID).inserted }) else { return }
     let serverSeq = Int64(job.changes.count) + (job.base?.serverSeq ?? 0)
     serverTask { [self] in
+      defer { snapshotsUnderway.withLock { _ = $0.remove(documentID) } }
       do throws(ServiceError) {
         let built = try await SnapshotBuilder.build(job)
         _ = try await step { state, _ throws(ServiceError) in
