@@ -181,7 +181,7 @@ package final class ConnectTransport: Sendable {
   ///
   /// - Throws: `YorkieError` ``YorkieError/Code/authTokenUnavailable`` when the token provider
   ///   throws; `CancellationError` when the calling task is cancelled meanwhile.
-  private func makeRequest(_ method: String, shardKey: String, contentType: String) async throws -> URLRequest {
+  func makeRequest(_ method: String, shardKey: String, contentType: String) async throws -> URLRequest {
     var request = URLRequest(url: baseURL.appendingPathComponent("yorkie.v1.YorkieService").appendingPathComponent(method))
     request.httpMethod = "POST"
     request.setValue(contentType, forHTTPHeaderField: "Content-Type")
