@@ -31,10 +31,12 @@ package final class ConnectTransport: Sendable {
     /// no heartbeats, so a quiet Watch stream needs a very long one (a week by default).
     package var streamIdle: TimeInterval
 
-    /// Timeouts with the given values.
+    /// Timeouts with the given values, rounded up to whole seconds (at least 1): on Linux,
+    /// FoundationNetworking truncates a timeout to whole seconds, and 0.5 s would become 0
+    /// and fail every call at once.
     package init(request: TimeInterval = 30, streamIdle: TimeInterval = 7 * 24 * 3600) {
-      self.request = request
-      self.streamIdle = streamIdle
+      self.request = max(1, request.rounded(.up))
+      self.streamIdle = max(1, streamIdle.rounded(.up))
     }
   }
 

@@ -158,3 +158,51 @@ struct ConnectTransportUnaryTests {
     #expect(error?.underlying is NoToken)
   }
 }
+
+/// Timeouts and cancellation of unary calls, against a port that never answers.
+@Suite("Connect transport: silence", .timeLimit(.minutes(1)))
+struct ConnectTransportSilenceTests {
+  @Test("a silent server times out with a transport error after the request timeout (whole seconds, at least 1)")
+  func timeout() async throws {
+    let listener = try SilentListener()
+    let transport = ConnectTransport(baseURL: listener.url, timeouts: .init(request: 0.2))
+    defer { transport.invalidate() }
+    let started = ContinuousClock.now
+    let error = await ConnectTransportUnaryTests.yorkieError {
+      let _: ActivateClientResponse = try await transport.unary("ActivateClient", ActivateClientRequest(clientKey: "x"), shardKey: "x")
+    }
+    #expect(error?.code == .transport)
+    #expect(error?.urlErrorCode == .timedOut)
+    #expect(transport.timeouts.request == 1)
+    let elapsed = ContinuousClock.now - started
+    #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(5))
+  }
+
+  @Test("cancelling the calling task ends the call at once with CancellationError")
+  func cancellation() async throws {
+    let listener = try SilentListener()
+    let transport = ConnectTransport(baseURL: listener.url)
+    defer { transport.invalidate() }
+    let call = Task {
+      let _: ActivateClientResponse = try await transport.unary("ActivateClient", ActivateClientRequest(clientKey: "x"), shardKey: "x")
+    }
+    try await Task.sleep(for: .milliseconds(200))
+    let started = ContinuousClock.now
+    call.cancel()
+    let result = await call.result
+    #expect(ContinuousClock.now - started < .seconds(2))
+    #expect(throws: CancellationError.self) { try result.get() }
+  }
+
+  @Test("a task cancelled before the call starts never sends it")
+  func cancelledBeforehand() async throws {
+    let listener = try SilentListener()
+    let transport = ConnectTransport(baseURL: listener.url)
+    defer { transport.invalidate() }
+    let call = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      let _: ActivateClientResponse = try await transport.unary("ActivateClient", ActivateClientRequest(clientKey: "x"), shardKey: "x")
+    }
+    await #expect(throws: CancellationError.self) { try await call.value }
+  }
+}
