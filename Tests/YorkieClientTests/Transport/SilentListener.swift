@@ -44,5 +44,6 @@ final class SilentListener: Sendable {
   /// The listener's base URL.
   var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
+  /// Closes the socket.
   deinit { close(fd) }
 }

@@ -32,6 +32,7 @@ final class TransportReplica: Sendable {
     try await document.setActor(ActorID(hex: clientID))
   }
 
+  /// Releases the transport's session.
   deinit { transport.invalidate() }
 
   /// Attaches the document with its pending changes.
