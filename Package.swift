@@ -32,7 +32,7 @@ let package = Package(
     // Uses only the public API (no @testable): what an outside package can do with YorkieProtocol.
     // It reads the recorded traffic of YorkieProtocolTests from the source tree.
     .testTarget(name: "YorkieProtocolPublicAPITests", dependencies: ["YorkieProtocol", "CRDT"]),
-    .testTarget(name: "YorkieClientTests", dependencies: ["YorkieClient"]),
+    .testTarget(name: "YorkieClientTests", dependencies: ["YorkieClient", "YorkieServer", "YorkieProtocol"]),
     .testTarget(name: "YorkieServerTests", dependencies: ["YorkieServer", "YorkieProtocol", "CRDT"]),
   ],
   swiftLanguageModes: [.v6]

@@ -1,0 +1,61 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// What a call does with its task's events. Every method runs on the session's serial
+/// delegate queue, one at a time and in order, so conforming types may keep unsynchronized
+/// state that only these methods touch.
+protocol TaskSink: AnyObject, Sendable {
+  /// The response head arrived.
+  func received(response: URLResponse)
+  /// Body bytes arrived (a chunk: any part of the body, as the network delivered it).
+  func received(data: Data)
+  /// The task ended: `error` is nil after a complete body.
+  func completed(error: (any Error)?)
+}
+
+/// The session-level delegate of a ``ConnectTransport``'s `URLSession`: routes each task's
+/// events to the ``TaskSink`` registered for it.
+///
+/// On Linux only a session-level `URLSessionDataDelegate` sees a body incrementally
+/// (per-task delegates are ignored and `bytes(for:)` does not exist), so unary calls and
+/// streams both go through here.
+final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+  // Unchecked: `sinks` is only touched under `lock`.
+  /// Guards `sinks`.
+  private let lock = NSLock()
+  /// The sink of each running task, by task identifier.
+  private var sinks: [Int: any TaskSink] = [:]
+
+  /// Routes the events of `task` to `sink`; call before resuming the task.
+  func register(_ task: URLSessionTask, _ sink: any TaskSink) {
+    lock.withLock { sinks[task.taskIdentifier] = sink }
+  }
+
+  /// The sink of `task`, if any.
+  private func sink(_ task: URLSessionTask) -> (any TaskSink)? {
+    lock.withLock { sinks[task.taskIdentifier] }
+  }
+
+  /// Hands the response head to the task's sink and lets the body come.
+  func urlSession(
+    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+  ) {
+    sink(dataTask)?.received(response: response)
+    completionHandler(.allow)
+  }
+
+  /// Hands a body chunk to the task's sink.
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    sink(dataTask)?.received(data: data)
+  }
+
+  /// Tells the task's sink that the task ended, and forgets the sink.
+  func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+    let sink = lock.withLock { sinks.removeValue(forKey: task.taskIdentifier) }
+    sink?.completed(error: error)
+  }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import YorkieProtocol
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+// How the Connect transport reports failures.
+//
+// Design: the transport throws the SDK's one error type, `YorkieError`, with two new codes
+// rather than a separate `ClientError` enum. Apps then catch one type everywhere (documents,
+// wire data, network), and the codes stay open-ended as `YorkieError.Code` intends. The
+// details a caller switches on are not parsed out of the message: the error's `underlying`
+// is the `ConnectError` the server sent (or built from the HTTP status) for ``YorkieError/Code/server``,
+// and the `URLError` for ``YorkieError/Code/transport``; the accessors below read them
+// (`connectCode`, `serverCode`, `urlErrorCode`). The codes live here, in the client module,
+// because only the client talks to a server; `CRDT` stays free of networking.
+//
+// Messages name the method and the code, never a header: the auth token can never leak into
+// an error message or a log line that prints one.
+
+extension YorkieError.Code {
+  /// The server answered a call with a Connect error (or an HTTP error without one): see
+  /// ``YorkieError/connectCode``, ``YorkieError/serverCode`` and ``YorkieError/connectError``.
+  package static let server = YorkieError.Code("server")
+  /// No answer came back: the connection was refused, reset, closed early or timed out; see
+  /// ``YorkieError/urlErrorCode``. Retrying later may help.
+  package static let transport = YorkieError.Code("transport")
+  /// The auth token provider threw instead of giving a token; the call was not sent.
+  package static let authTokenUnavailable = YorkieError.Code("authTokenUnavailable")
+}
+
+extension YorkieError {
+  /// The Connect error of a ``Code/server`` error: its code, message and details as sent.
+  package var connectError: ConnectError? { underlying as? ConnectError }
+
+  /// The Connect code of a ``Code/server`` error (`failed_precondition`, `unauthenticated`, …).
+  package var connectCode: ConnectCode? { connectError?.code }
+
+  /// Yorkie's name of a ``Code/server`` error, the `code` of its `ErrorInfo` metadata
+  /// (`ErrClientNotFound`, `ErrDocumentNotAttached`, …); nil when the server sent none.
+  package var serverCode: String? { connectError?.yorkieCode }
+
+  /// The `URLError` code of a ``Code/transport`` error (`.cannotConnectToHost`, `.timedOut`,
+  /// `.networkConnectionLost`, and on Linux `.unknown` for a stream the server closed early).
+  package var urlErrorCode: URLError.Code? { (underlying as? URLError)?.code }
+
+  /// The error for a Connect error the server answered `method` with.
+  static func server(_ method: String, _ error: ConnectError) -> YorkieError {
+    var text = "\(method): the server answered \(error.code.rawValue)"
+    if let name = error.yorkieCode { text += " (\(name))" }
+    if !error.message.isEmpty { text += ": \(error.message)" }
+    return YorkieError(.server, text, underlying: error)
+  }
+
+  /// The error for a non-200 answer to `method` without a Connect error body: the code is
+  /// inferred from the HTTP status as Connect specifies.
+  static func httpStatus(_ method: String, _ status: Int) -> YorkieError {
+    let code = ConnectCode.inferred(fromHTTPStatus: status)
+    return server(method, ConnectError(code: code, message: "HTTP status \(status) without a Connect error body"))
+  }
+
+  /// The error for a call to `method` that got no answer.
+  static func transport(_ method: String, _ error: URLError) -> YorkieError {
+    YorkieError(.transport, "\(method): no answer from the server (URLError \(error.code.rawValue))", underlying: error)
+  }
+
+  /// The error for a failure of `method` that is not a `URLError` (rare: Foundation reports
+  /// network failures as `URLError`s).
+  static func transport(_ method: String, other error: any Error) -> YorkieError {
+    YorkieError(.transport, "\(method): the request failed (\(type(of: error)))", underlying: error)
+  }
+
+  /// The error for a 200 answer to `method` whose body does not decode.
+  static func malformed(_ method: String, _ error: YorkieError) -> YorkieError {
+    YorkieError(.invalidWireData, "\(method): malformed answer: \(error.message)", field: error.field, underlying: error)
+  }
+
+  /// The error for a token provider that threw before `method` was sent.
+  static func tokenProvider(_ method: String, _ error: any Error) -> YorkieError {
+    YorkieError(.authTokenUnavailable, "\(method): the auth token provider failed", underlying: error)
+  }
+}
+
+extension YorkieError {
+  /// The error for a non-200 answer to `method`: the Connect error of a JSON body, or the code
+  /// inferred from `status` when the body is not one (a proxy's error page, an empty 405).
+  static func errorAnswer(_ method: String, status: Int, contentType: String?, body: Data) -> YorkieError {
+    let isJSON = contentType.map { $0.lowercased().hasPrefix("application/json") } ?? false
+    if isJSON, let error = try? ConnectError(jsonData: body) { return server(method, error) }
+    return httpStatus(method, status)
+  }
+}

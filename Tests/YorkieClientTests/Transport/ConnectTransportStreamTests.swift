@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+import YorkieProtocol
+import YorkieServer
+
+@testable import YorkieClient
+
+/// Server-streaming calls (Watch) of ``ConnectTransport`` against the in-process server.
+@Suite("Connect transport: Watch streams", .timeLimit(.minutes(1)))
+struct ConnectTransportStreamTests {
+  @Test("Watch starts with the initialization, then a DOCUMENT_CHANGED after another client pushes")
+  func initializationThenChanged() async throws {
+    try await withServer { url, _ in
+      let a = try await TransportReplica(url: url, key: "doc-watch", clientKey: "a")
+      let b = try await TransportReplica(url: url, key: "doc-watch", clientKey: "b")
+      try await a.attach()
+      try await b.attach()
+      var watchA = a.watch().makeAsyncIterator()
+      guard case .initialization(let inits)? = try await watchA.next(), case .document(let docInit)? = inits.first else {
+        Issue.record("the first message is not the initialization")
+        return
+      }
+      #expect(docInit.documentID == a.documentID)
+      #expect(docInit.clientIDs == [a.clientID])
+
+      try await b.document.update { root, _ in root["k"] = "v" }
+      try await b.sync()
+      let changed = documentEvent(try await watchA.next())
+      #expect(changed?.0 == .documentChanged)
+      #expect(changed?.1 == b.clientID)
+    }
+  }
+
+  @Test("a stopping server ends the stream with canceled")
+  func serverStops() async throws {
+    let server = YorkieDevServer()
+    let url = try server.start()
+    defer { server.stop() }
+    let a = try await TransportReplica(url: url, key: "doc-stop")
+    try await a.attach()
+    var watch = a.watch().makeAsyncIterator()
+    guard case .initialization? = try await watch.next() else {
+      Issue.record("the first message is not the initialization")
+      return
+    }
+    server.stop()
+    do {
+      _ = try await watch.next()
+      Issue.record("the stream did not end with an error")
+    } catch let error as YorkieError {
+      #expect(error.code == .server)
+      #expect(error.connectCode == .canceled)
+    }
+  }
+
+  @Test("an error before the first message (unknown document) ends the stream with its code")
+  func setupError() async throws {
+    try await withServer { url, _ in
+      let a = try await TransportReplica(url: url, key: "doc-setup")
+      try await a.attach()
+      let stream = a.transport.stream(
+        "Watch", WatchRequest(clientID: a.clientID, resources: [.document(WireDocumentResource(documentID: "0123456789abcdef01234567"))]),
+        shardKey: "doc-setup", as: WatchResponse.self)
+      do {
+        for try await message in stream { Issue.record("unexpected message \(message)") }
+        Issue.record("the stream ended cleanly")
+      } catch let error as YorkieError {
+        #expect(error.code == .server)
+        #expect(error.serverCode == "ErrDocumentNotFound")
+      }
+    }
+  }
+
+  @Test("a non-200 head ends the stream with the error of its status")
+  func non200() async throws {
+    try await withServer { url, _ in
+      let transport = ConnectTransport(baseURL: url)
+      defer { transport.invalidate() }
+      let stream = transport.stream("NoSuchStream", WatchRequest(), shardKey: "x", as: WatchResponse.self)
+      do {
+        for try await message in stream { Issue.record("unexpected message \(message)") }
+        Issue.record("the stream ended cleanly")
+      } catch let error as YorkieError {
+        #expect(error.code == .server)
+        #expect(error.connectCode == .unimplemented)
+      }
+    }
+  }
+
+  @Test("a refused connection ends the stream with a transport error")
+  func refused() async throws {
+    let server = YorkieDevServer()
+    let url = try server.start()
+    server.stop()
+    let transport = ConnectTransport(baseURL: url)
+    defer { transport.invalidate() }
+    do {
+      for try await message in transport.stream("Watch", WatchRequest(), shardKey: "x", as: WatchResponse.self) {
+        Issue.record("unexpected message \(message)")
+      }
+      Issue.record("the stream ended cleanly")
+    } catch let error as YorkieError {
+      #expect(error.code == .transport)
+      #expect(error.urlErrorCode == .cannotConnectToHost)
+    }
+  }
+
+  @Test("cancelling the consuming task ends the stream, and the other watcher hears UNWATCHED")
+  func consumerCancels() async throws {
+    try await withServer { url, _ in
+      let a = try await TransportReplica(url: url, key: "doc-cancel", clientKey: "a")
+      let b = try await TransportReplica(url: url, key: "doc-cancel", clientKey: "b")
+      try await a.attach()
+      try await b.attach()
+      var watchA = a.watch().makeAsyncIterator()
+      guard case .initialization? = try await watchA.next() else {
+        Issue.record("the first message is not the initialization")
+        return
+      }
+      let received = LockedValue(0)
+      let consumer = Task {
+        for try await _ in b.watch() { received.withLock { $0 += 1 } }
+      }
+      let watched = documentEvent(try await watchA.next())
+      #expect(watched?.0 == .documentWatched)
+      #expect(watched?.1 == b.clientID)
+
+      consumer.cancel()
+      // The consumer ends (without hanging) however the cancellation reached the sequence.
+      _ = await consumer.result
+      #expect(received.withLock { $0 } >= 1)  // b's own initialization
+      let unwatched = documentEvent(try await watchA.next())
+      #expect(unwatched?.0 == .documentUnwatched)
+      #expect(unwatched?.1 == b.clientID)
+    }
+  }
+}
