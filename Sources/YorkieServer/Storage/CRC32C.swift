@@ -9,7 +9,7 @@
 /// (`swiftc -O`, x86-64 Linux, 2 shared cores): 1.4 GB/s, against 0.37 GB/s for the one-table,
 /// byte-at-a-time form. It matters because opening a log checksums every byte of it.
 ///
-/// Feed bytes in pieces with ``update(_:)-(UnsafeRawBufferPointer)`` and read ``value``; the result
+/// Feed bytes in pieces with ``update(_:)-(ArraySlice<UInt8>)`` and read ``value``; the result
 /// is the same however the input is split.
 package struct CRC32C: Sendable, Hashable {
   /// The running register, before the final XOR.
@@ -28,36 +28,41 @@ package struct CRC32C: Sendable, Hashable {
     return crc.value
   }
 
-  /// Feeds `bytes` (any collection of bytes; contiguous storage takes the fast path).
+  /// Feeds `bytes` (any sequence of bytes; an array or array slice is read in place).
   package mutating func update(_ bytes: some Sequence<UInt8>) {
-    let done: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
-    if done == nil { update(Array(bytes)) }
+    if let slice = bytes as? ArraySlice<UInt8> {
+      update(slice)
+    } else if let array = bytes as? [UInt8] {
+      update(array[...])
+    } else {
+      update(Array(bytes)[...])
+    }
   }
 
-  /// Feeds the bytes of `buffer`.
+  /// Feeds the bytes of `bytes`, eight at a time while at least eight remain, then one at a time.
   ///
-  /// The loop reads only inside `buffer` (eight bytes at a time while at least eight remain, then
-  /// one at a time) and indexes the tables only with values masked to 0...255.
-  package mutating func update(_ buffer: UnsafeRawBufferPointer) {
-    guard let base = buffer.baseAddress else { return }
+  /// Every read goes through the slice's and the tables' bounds checks: the log's bytes come from
+  /// disk, and a checked read of a record cut short traps instead of reading past it (the
+  /// unchecked pointer form this replaced was not measured to be faster where it matters: a
+  /// log's records are checksummed once on open and once on append).
+  package mutating func update(_ bytes: ArraySlice<UInt8>) {
+    let table = CRC32C.tables
     var crc = state
-    var index = 0
-    let count = buffer.count
-    CRC32C.tables.withUnsafeBufferPointer { table in
-      while count - index >= 8 {
-        let low = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt32.self)) ^ crc
-        let high = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: index + 4, as: UInt32.self))
-        crc =
-          table[7 * 256 + Int(low & 0xFF)] ^ table[6 * 256 + Int((low >> 8) & 0xFF)]
-          ^ table[5 * 256 + Int((low >> 16) & 0xFF)] ^ table[4 * 256 + Int(low >> 24)]
-          ^ table[3 * 256 + Int(high & 0xFF)] ^ table[2 * 256 + Int((high >> 8) & 0xFF)]
-          ^ table[1 * 256 + Int((high >> 16) & 0xFF)] ^ table[Int(high >> 24)]
-        index += 8
-      }
-      while index < count {
-        crc = table[Int((crc ^ UInt32(base.load(fromByteOffset: index, as: UInt8.self))) & 0xFF)] ^ (crc >> 8)
-        index += 1
-      }
+    var index = bytes.startIndex
+    let end = bytes.endIndex
+    while end - index >= 8 {
+      let low = (UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2]) << 16 | UInt32(bytes[index + 3]) << 24) ^ crc
+      let high = UInt32(bytes[index + 4]) | UInt32(bytes[index + 5]) << 8 | UInt32(bytes[index + 6]) << 16 | UInt32(bytes[index + 7]) << 24
+      crc =
+        table[7 * 256 + Int(low & 0xFF)] ^ table[6 * 256 + Int((low >> 8) & 0xFF)]
+        ^ table[5 * 256 + Int((low >> 16) & 0xFF)] ^ table[4 * 256 + Int(low >> 24)]
+        ^ table[3 * 256 + Int(high & 0xFF)] ^ table[2 * 256 + Int((high >> 8) & 0xFF)]
+        ^ table[1 * 256 + Int((high >> 16) & 0xFF)] ^ table[Int(high >> 24)]
+      index += 8
+    }
+    while index < end {
+      crc = table[Int((crc ^ UInt32(bytes[index])) & 0xFF)] ^ (crc >> 8)
+      index += 1
     }
     state = crc
   }

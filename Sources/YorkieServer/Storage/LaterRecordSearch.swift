@@ -51,9 +51,7 @@ enum LaterRecordSearch {
       guard length <= LogFormat.maximumPayloadLength, next <= end, reaches.contains(next - start) else { continue }
       reaches.insert(offset - start)
       let payloadStart = offset + LogFormat.headerLength
-      let computed = bytes.withUnsafeBytes { buffer in
-        LogFormat.checksum(length: UInt32(length), payload: UnsafeRawBufferPointer(rebasing: buffer[payloadStart..<next]))
-      }
+      let computed = LogFormat.checksum(length: UInt32(length), payload: bytes[payloadStart..<next])
       if computed == LogFormat.readUInt32(bytes, at: offset + 4) { return offset }
     }
     return nil

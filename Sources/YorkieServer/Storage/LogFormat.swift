@@ -15,9 +15,9 @@ enum LogFormat {
 
   /// The checksum stored in a record: CRC-32C over the 4 little-endian length bytes, then the
   /// payload.
-  static func checksum(length: UInt32, payload: UnsafeRawBufferPointer) -> UInt32 {
+  static func checksum(length: UInt32, payload: ArraySlice<UInt8>) -> UInt32 {
     var crc = CRC32C()
-    withUnsafeBytes(of: length.littleEndian) { crc.update($0) }
+    crc.update([UInt8(truncatingIfNeeded: length), UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length >> 16), UInt8(truncatingIfNeeded: length >> 24)])
     crc.update(payload)
     return crc.value
   }
@@ -29,7 +29,7 @@ enum LogFormat {
     bytes.reserveCapacity(payloads.reduce(0) { $0 + headerLength + $1.count })
     for payload in payloads {
       let length = UInt32(payload.count)
-      let crc = payload.withUnsafeBytes { checksum(length: length, payload: $0) }
+      let crc = checksum(length: length, payload: payload[...])
       append(length, to: &bytes)
       append(crc, to: &bytes)
       bytes.append(contentsOf: payload)

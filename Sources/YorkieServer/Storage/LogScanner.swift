@@ -65,9 +65,7 @@ enum LogScanner {
         }
         return torn(records, at: offset, end: end, .cutInPayload)
       }
-      let computed = bytes.withUnsafeBytes { buffer in
-        LogFormat.checksum(length: UInt32(length), payload: UnsafeRawBufferPointer(rebasing: buffer[payloadStart..<payloadStart + length]))
-      }
+      let computed = LogFormat.checksum(length: UInt32(length), payload: bytes[payloadStart..<payloadStart + length])
       guard computed == stored else {
         throw .corrupt(
           file: file, offset: offset,
