@@ -57,11 +57,7 @@ package final class ConnectHandler: HTTPHandler {
       let log = self.log
       serverTask { [self] in
         let status = await self.unary(rpc, body: request.body, context: context, writer: writer)
-        if log.enabled(.debug) {
-          let elapsed = ContinuousClock.now - started
-          let milliseconds = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
-          log.debug("\(rpc.rawValue) \(status) in \(String(format: "%.2f", milliseconds)) ms (\(request.body.count) bytes in)")
-        }
+        log.debug("\(rpc.rawValue) \(status) in \(Self.milliseconds(since: started)) ms (\(request.body.count) bytes in)")
       }
     }
   }
@@ -87,12 +83,14 @@ package final class ConnectHandler: HTTPHandler {
         ConnectResponses.unaryError(error.connectError, writer: writer)
         status = error.code.httpStatus
       }
-      if log.enabled(.debug) {
-        let elapsed = ContinuousClock.now - started
-        let milliseconds = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
-        log.debug("PushPullChanges \(status) in \(String(format: "%.2f", milliseconds)) ms (\(request.body.count) bytes in, on the loop)")
-      }
+      log.debug("PushPullChanges \(status) in \(Self.milliseconds(since: started)) ms (\(request.body.count) bytes in, on the loop)")
     }
+  }
+
+  /// The time since `start` in milliseconds, two decimals, for the request log line.
+  static func milliseconds(since start: ContinuousClock.Instant) -> String {
+    let elapsed = ContinuousClock.now - start
+    return String(format: "%.2f", Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15)
   }
 
   /// Logs each connection event at info, one line each.

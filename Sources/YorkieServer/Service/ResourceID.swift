@@ -37,11 +37,6 @@ package struct ResourceID: Hashable, Sendable, Comparable, CustomStringConvertib
     self.init(bytes: bytes)
   }
 
-  /// The id of an actor.
-  package init(_ actor: ActorID) {
-    self.init(bytes: actor.bytes)!
-  }
-
   /// The 12 bytes.
   package var bytes: [UInt8] {
     var result: [UInt8] = []
@@ -66,11 +61,10 @@ package struct ResourceID: Hashable, Sendable, Comparable, CustomStringConvertib
   /// The base64 of the 12 bytes: how version vectors key their entries.
   package var base64: String { Data(bytes).base64EncodedString() }
 
-  /// The actor with this id.
-  package var actorID: ActorID { try! ActorID(hex: hex) }
-
+  /// The 24 hexadecimal characters, as ``hex``.
   package var description: String { hex }
 
+  /// Orders ids by their bytes (ObjectIDs: roughly by creation time).
   package static func < (lhs: ResourceID, rhs: ResourceID) -> Bool {
     (lhs.high, lhs.low) < (rhs.high, rhs.low)
   }

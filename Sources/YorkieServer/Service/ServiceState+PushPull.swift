@@ -175,7 +175,7 @@ extension ServiceState {
 
   /// The stored changes in `(after, through]`, without the client's own changes up to
   /// `ownThrough` (never echoed).
-  private static func pulledChanges(_ document: DocumentRecord, after: Int64, through: Int64, client: ResourceID, ownThrough: UInt32) -> [WireChange] {
+  static func pulledChanges(_ document: DocumentRecord, after: Int64, through: Int64, client: ResourceID, ownThrough: UInt32) -> [WireChange] {
     guard through > after else { return [] }
     return document.changes[Int(after)..<Int(through)].compactMap { stored in
       stored.actor == client && stored.clientSeq <= ownThrough ? nil : stored.wire

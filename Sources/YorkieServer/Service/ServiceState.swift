@@ -44,10 +44,9 @@ package struct ServiceState: Sendable {
 
   /// The activated client `id` of `project`, marked as seen at `now`.
   mutating func activeClient(_ id: ResourceID, project: String, now: Double) throws(ServiceError) -> ClientRecord {
-    guard var client = clients[id], client.project == project else { throw .clientNotFound(id.hex) }
+    guard let client = clients[id], client.project == project else { throw .clientNotFound(id.hex) }
     guard client.isActive else { throw .clientNotActivated(id.hex) }
-    client.lastSeen = now
-    clients[id] = client
+    clients[id]!.lastSeen = now
     return client
   }
 }

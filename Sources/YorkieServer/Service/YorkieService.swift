@@ -153,11 +153,12 @@ package final class YorkieService: Sendable {
       }
     } catch {
       log.warning("document \(job.document.hex) could not be materialized (\(error.message)); answering with changes")
+      let checkpoint = pack.checkpoint ?? WireCheckpoint()
       let changes: [WireChange] = state.withLock { state in
         guard let document = state.documents[job.document] else { return [] }
-        let end = min(Int(pack.checkpoint?.serverSeq ?? 0), document.changes.count)
-        let start = min(Int(serverSeq), end)
-        return document.changes[start..<end].filter { $0.actor != client }.map(\.wire)
+        let through = min(checkpoint.serverSeq, document.serverSeq)
+        return ServiceState.pulledChanges(
+          document, after: min(serverSeq, through), through: through, client: client, ownThrough: checkpoint.clientSeq)
       }
       pack.changes = changes
       pack.versionVector = WireVersionVector(vector: job.minVersionVector ?? [:])
