@@ -1,3 +1,4 @@
+import CRDT
 import Foundation
 
 /// A Yorkie-compatible development server: Yorkie's YorkieService over Connect + JSON on

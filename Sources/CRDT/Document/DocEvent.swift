@@ -8,22 +8,6 @@ public enum DocumentStatus: Sendable, Equatable {
   case removed
 }
 
-/// Whether the watch stream of an attached document is connected.
-public enum StreamConnectionStatus: Sendable, Equatable {
-  /// The stream is open.
-  case connected
-  /// The stream is closed or reconnecting.
-  case disconnected
-}
-
-/// The outcome of a push-pull.
-public enum DocumentSyncStatus: Sendable, Equatable {
-  /// Local and remote changes were exchanged.
-  case synced
-  /// The exchange failed; it will be retried.
-  case syncFailed
-}
-
 /// A peer and its presence.
 public struct PeerPresence: Sendable, Equatable {
   /// The peer's actor (client) ID.
@@ -68,10 +52,6 @@ public enum DocEvent: Sendable, Equatable {
   case snapshot
   /// The document was attached, detached or removed.
   case statusChanged(DocumentStatus)
-  /// The watch stream connected or disconnected.
-  case connectionChanged(StreamConnectionStatus)
-  /// A push-pull finished.
-  case syncStatusChanged(DocumentSyncStatus)
   /// The watch stream started: the peers online with their presences.
   case initialized([PeerPresence])
   /// A peer came online.
@@ -80,10 +60,6 @@ public enum DocEvent: Sendable, Equatable {
   case unwatched(PeerPresence)
   /// A peer (or this replica) changed its presence.
   case presenceChanged(PeerPresence)
-  /// A broadcast arrived.
-  case broadcast(topic: String, payload: JSONValue, publisher: ActorID?)
-  /// The server refused the credentials.
-  case authError(reason: String, method: String)
 }
 
 // MARK: - Descriptions
@@ -113,24 +89,17 @@ extension ChangeEvent: CustomStringConvertible {
 
 extension DocEvent: CustomStringConvertible {
   /// The case name with a short payload: `remoteChange(actor …a1b2c3, 3 ops, seq 5)`,
-  /// `statusChanged(attached)`, `watched(…a1b2c3 {"name":"ann"})`,
-  /// `broadcast("chat", {"msg":"hi"}, from …a1b2c3)`, `authError(PushPull: token expired)`.
+  /// `statusChanged(attached)`, `watched(…a1b2c3 {"name":"ann"})`.
   public var description: String {
     switch self {
     case .localChange(let change): return "localChange(\(change))"
     case .remoteChange(let change): return "remoteChange(\(change))"
     case .snapshot: return "snapshot"
     case .statusChanged(let status): return "statusChanged(\(status))"
-    case .connectionChanged(let status): return "connectionChanged(\(status))"
-    case .syncStatusChanged(let status): return "syncStatusChanged(\(status))"
     case .initialized(let peers): return "initialized([\(peers.map(\.description).joined(separator: ", "))])"
     case .watched(let peer): return "watched(\(peer))"
     case .unwatched(let peer): return "unwatched(\(peer))"
     case .presenceChanged(let peer): return "presenceChanged(\(peer))"
-    case .broadcast(let topic, let payload, let publisher):
-      let from = publisher.map { ", from \($0.abbreviated)" } ?? ""
-      return "broadcast(\(JSONValue.string(topic).jsonString), \(payload.jsonString)\(from))"
-    case .authError(let reason, let method): return "authError(\(method): \(reason))"
     }
   }
 }

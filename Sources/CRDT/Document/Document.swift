@@ -50,6 +50,9 @@ public actor Document {
   /// Reused by every transaction so that its buffer is not allocated again each time.
   private let journal = Journal()
   @exclusivity(unchecked) private var nextSubscriberID = 0
+  /// Called after every update that recorded a change: how a client learns, without a task
+  /// hop, that there is something to push.
+  private var localChangeObserver: (@Sendable () -> Void)?
 
   /// Creates an empty, detached document.
   public init(key: String) {
@@ -126,8 +129,30 @@ public actor Document {
       }
     }
     emit(events)
+    localChangeObserver?()
     return result
   }
+
+  /// Sets (or, with nil, removes) the function called after every update that recorded a
+  /// change. It runs on the document's executor and must return quickly (a client only wakes
+  /// its sync loop there).
+  package func setLocalChangeObserver(_ observer: (@Sendable () -> Void)?) {
+    localChangeObserver = observer
+  }
+
+  /// Records the presence change "clear" that a client sends when it detaches: peers then drop
+  /// this replica from their online lists. Records nothing when this replica has no presence.
+  package func recordPresenceClear() {
+    guard presenceMap[changeID.actorID] != nil else { return }
+    let change = Change(id: changeID.nextPresenceOnly(), operations: [], message: nil, presenceChange: .clear)
+    changeID.clientSeq += 1
+    presenceMap[changeID.actorID] = nil
+    localChanges.append(change)
+  }
+
+  /// The client sequence number of this replica's last change (0 before any): a change is
+  /// acknowledged once ``checkpoint`` reaches it.
+  package var lastLocalClientSeq: UInt32 { changeID.clientSeq }
 
   // MARK: - Reading
 
@@ -453,7 +478,15 @@ public actor Document {
       throw YorkieError(.actorConflict, "change \(change.id.clientSeq) was made by a replica that never set its actor (ActorID.initial)")
     }
     if author == changeID.actorID {
-      // This replica's own change coming back (a server never echoes one; a peer may).
+      guard checksCausality else {
+        // A server never echoes this attachment's changes (it skips the author's changes up to
+        // the pushed checkpoint), so a change of this actor in its answer was made by an
+        // earlier attachment of the same client to this document (detached, then a new
+        // Document attached): its operations are content this replica lacks; its presence is
+        // that earlier life's and is skipped in `apply`.
+        return !change.isPresenceOnly
+      }
+      // This replica's own change coming back from a peer.
       if change.id.clientSeq <= changeID.clientSeq { return false }
       throw YorkieError(.actorConflict, "change \(change.id.clientSeq) claims this replica's actor \(author), but this replica made only \(changeID.clientSeq) change(s): two replicas share the actor")
     }
@@ -544,7 +577,9 @@ public actor Document {
       events.append(.remoteChange(ChangeEvent(actorID: change.id.actorID, message: change.message, operations: infos, clientSeq: change.id.clientSeq)))
     }
     let author = change.id.actorID
-    switch change.presenceChange {
+    // An earlier attachment's change of this actor (see `isNew`) leaves this presence alone.
+    let presenceChange = author == changeID.actorID ? nil : change.presenceChange
+    switch presenceChange {
     case .put(let data):
       let known = presenceMap[author] != nil
       presenceMap[author] = data

@@ -5,22 +5,22 @@ import Foundation
 /// up to `cap`), never shorter than `minimumDelay` (no tight loop, whatever the draw), reset by a
 /// success. With `maxAttempts`, the client gives up — and says so — after that many failures in
 /// a row.
-package struct ReconnectPolicy: Sendable, Hashable {
+public struct ReconnectPolicy: Sendable, Hashable {
   /// The bound of the first delay, in seconds.
-  package var base: Double
+  public var base: Double
   /// How much the bound grows after each failure.
-  package var multiplier: Double
+  public var multiplier: Double
   /// The largest bound, in seconds.
-  package var cap: Double
+  public var cap: Double
   /// The shortest delay ever waited, in seconds.
-  package var minimumDelay: Double
+  public var minimumDelay: Double
   /// Failures in a row after which the client stops retrying; `nil` retries for ever (telling
   /// the app of each failure).
-  package var maxAttempts: Int?
+  public var maxAttempts: Int?
 
   /// A policy with the given values; each omitted one takes its default (0.5 s doubling up to
   /// 30 s, at least 50 ms, for ever).
-  package init(base: Double = 0.5, multiplier: Double = 2, cap: Double = 30, minimumDelay: Double = 0.05, maxAttempts: Int? = nil) {
+  public init(base: Double = 0.5, multiplier: Double = 2, cap: Double = 30, minimumDelay: Double = 0.05, maxAttempts: Int? = nil) {
     self.base = base
     self.multiplier = multiplier
     self.cap = cap
@@ -29,7 +29,7 @@ package struct ReconnectPolicy: Sendable, Hashable {
   }
 
   /// The bound of the delay after `failures` failures in a row (1 for the first).
-  package func bound(afterFailures failures: Int) -> Double {
+  public func bound(afterFailures failures: Int) -> Double {
     guard failures > 0 else { return 0 }
     // Grows in steps rather than with `pow`, stopping at the cap: no overflow to infinity.
     var bound = max(base, minimumDelay)

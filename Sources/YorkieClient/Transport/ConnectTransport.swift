@@ -16,8 +16,9 @@ import YorkieProtocol
 ///
 /// Every call sends `Connect-Protocol-Version: 1`, `x-api-key` (when there is one),
 /// `authorization` (when the token provider gives a token), `x-shard-key` and
-/// `x-yorkie-user-agent`. Failures are `YorkieError`s: ``YorkieError/Code/server`` for an error
-/// answer, ``YorkieError/Code/transport`` when no answer came, `invalidWireData` for an answer
+/// `x-yorkie-user-agent`. Failures are `YorkieError`s: a code named after the server's
+/// `ErrorInfo` (or its Connect code) for an error answer, `unavailable`, `timedOut` or
+/// `cancelled` when no answer came, `invalidWireData` for an answer
 /// that does not decode; a cancelled caller gets `CancellationError`.
 ///
 /// All tasks run on one session whose delegate (a serial queue of its own) sees bodies as they
@@ -102,7 +103,7 @@ package final class ConnectTransport: Sendable {
   ///   - shardKey: The routing key of `x-shard-key` (the client key for Activate/Deactivate,
   ///     the document key for document RPCs); the API key is prefixed here.
   ///   - responseType: The response message's type (inferred from the context when omitted).
-  /// - Throws: `YorkieError` (``YorkieError/Code/server``, ``YorkieError/Code/transport``,
+  /// - Throws: `YorkieError` (a server's code, a transport code,
   ///   ``YorkieError/Code/authTokenUnavailable`` or `invalidWireData`); `CancellationError`
   ///   when the calling task is cancelled.
   package func unary<Request: WireMessage, Response: WireMessage>(
@@ -144,7 +145,7 @@ package final class ConnectTransport: Sendable {
   ///
   /// The sequence finishes when the server ends the stream cleanly, and throws the same errors
   /// as ``unary(_:_:shardKey:as:)`` otherwise (an end-of-stream error, such as `canceled` from
-  /// a stopping server, is a ``YorkieError/Code/server`` error). Cancelling the consuming task,
+  /// a stopping server, is a server's error with code `canceled`). Cancelling the consuming task,
   /// or dropping the sequence, cancels the HTTP request, and the server sees the client leave.
   ///
   /// - Parameters:

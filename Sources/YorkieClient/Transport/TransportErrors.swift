@@ -7,50 +7,41 @@ import YorkieProtocol
 
 // How the Connect transport reports failures.
 //
-// Design: the transport throws the SDK's one error type, `YorkieError`, with two new codes
-// rather than a separate `ClientError` enum. Apps then catch one type everywhere (documents,
+// Design: the transport throws the SDK's one error type, `YorkieError`, with the codes of
+// ClientErrorCodes.swift rather than a separate `ClientError` enum. Apps then catch one type everywhere (documents,
 // wire data, network), and the codes stay open-ended as `YorkieError.Code` intends. The
 // details a caller switches on are not parsed out of the message: the error's `underlying`
-// is the `ConnectError` the server sent (or built from the HTTP status) for ``YorkieError/Code/server``,
-// and the `URLError` for ``YorkieError/Code/transport``; the accessors below read them
-// (`connectCode`, `serverCode`, `urlErrorCode`). The codes live here, in the client module,
+// is the `ConnectError` the server sent (or built from the HTTP status) for an error answer,
+// and the `URLError` when no answer came; the accessors below read them
+// (`connectCode`, `serverCode`, `urlErrorCode`). The codes live in the client module,
 // because only the client talks to a server; `CRDT` stays free of networking.
 //
 // Messages name the method and the code, never a header: the auth token can never leak into
 // an error message or a log line that prints one.
 
-extension YorkieError.Code {
-  /// The server answered a call with a Connect error (or an HTTP error without one): see
-  /// ``YorkieError/connectCode``, ``YorkieError/serverCode`` and ``YorkieError/connectError``.
-  package static let server = YorkieError.Code("server")
-  /// No answer came back: the connection was refused, reset, closed early or timed out; see
-  /// ``YorkieError/urlErrorCode``. Retrying later may help.
-  package static let transport = YorkieError.Code("transport")
-  /// The auth token provider threw instead of giving a token; the call was not sent.
-  package static let authTokenUnavailable = YorkieError.Code("authTokenUnavailable")
-}
-
 extension YorkieError {
-  /// The Connect error of a ``Code/server`` error: its code, message and details as sent.
-  package var connectError: ConnectError? { underlying as? ConnectError }
+  /// The Connect error the server answered with (code, message and details as sent); nil
+  /// when the error did not come from a server's answer.
+  public var connectError: ConnectError? { underlying as? ConnectError }
 
-  /// The Connect code of a ``Code/server`` error (`failed_precondition`, `unauthenticated`, …).
-  package var connectCode: ConnectCode? { connectError?.code }
+  /// The Connect code of a server's error answer (`failed_precondition`, `unauthenticated`, …).
+  public var connectCode: ConnectCode? { connectError?.code }
 
-  /// Yorkie's name of a ``Code/server`` error, the `code` of its `ErrorInfo` metadata
+  /// Yorkie's name of a server's error answer, the `code` of its `ErrorInfo` metadata
   /// (`ErrClientNotFound`, `ErrDocumentNotAttached`, …); nil when the server sent none.
-  package var serverCode: String? { connectError?.yorkieCode }
+  public var serverCode: String? { connectError?.yorkieCode }
 
-  /// The `URLError` code of a ``Code/transport`` error (`.cannotConnectToHost`, `.timedOut`,
-  /// `.networkConnectionLost`, and on Linux `.unknown` for a stream the server closed early).
-  package var urlErrorCode: URLError.Code? { (underlying as? URLError)?.code }
+  /// The `URLError` code of an error where no answer came (`.cannotConnectToHost`,
+  /// `.timedOut`, `.networkConnectionLost`, and on Linux `.unknown` for a stream the server
+  /// closed early); nil for other errors.
+  public var urlErrorCode: URLError.Code? { (underlying as? URLError)?.code }
 
   /// The error for a Connect error the server answered `method` with.
   static func server(_ method: String, _ error: ConnectError) -> YorkieError {
     var text = "\(method): the server answered \(error.code.rawValue)"
     if let name = error.yorkieCode { text += " (\(name))" }
     if !error.message.isEmpty { text += ": \(error.message)" }
-    return YorkieError(.server, text, underlying: error)
+    return YorkieError(.forServerAnswer(error), text, underlying: error)
   }
 
   /// The error for a non-200 answer to `method` without a Connect error body: the code is
@@ -62,13 +53,13 @@ extension YorkieError {
 
   /// The error for a call to `method` that got no answer.
   static func transport(_ method: String, _ error: URLError) -> YorkieError {
-    YorkieError(.transport, "\(method): no answer from the server (URLError \(error.code.rawValue))", underlying: error)
+    YorkieError(.forTransportFailure(error.code), "\(method): no answer from the server (URLError \(error.code.rawValue))", underlying: error)
   }
 
   /// The error for a failure of `method` that is not a `URLError` (rare: Foundation reports
   /// network failures as `URLError`s).
   static func transport(_ method: String, other error: any Error) -> YorkieError {
-    YorkieError(.transport, "\(method): the request failed (\(type(of: error)))", underlying: error)
+    YorkieError(.unavailable, "\(method): the request failed (\(type(of: error)))", underlying: error)
   }
 
   /// The error for a 200 answer to `method` whose body does not decode.

@@ -1,3 +1,4 @@
+import CRDT
 import Foundation
 
 #if canImport(FoundationNetworking)

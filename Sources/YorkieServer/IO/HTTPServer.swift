@@ -1,3 +1,4 @@
+import CRDT
 import Foundation
 
 /// An HTTP/1.1 server on the operating system's sockets: a listener and an ``EventLoop`` on one

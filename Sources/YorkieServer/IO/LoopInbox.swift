@@ -1,3 +1,4 @@
+import CRDT
 /// The mailbox through which other threads reach the event loop: response bytes for a
 /// connection's response slot, and the request to stop. Posting wakes the loop.
 ///

@@ -1,3 +1,4 @@
+import CRDT
 /// The handle through which an ``HTTPHandler`` answers one request: either ``send(status:headers:body:)``
 /// once, or ``startStream(status:headers:)``, any number of ``sendChunk(_:)`` and ``endStream()``.
 ///

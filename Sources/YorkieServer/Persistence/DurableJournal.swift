@@ -1,3 +1,4 @@
+import CRDT
 import Foundation
 
 /// The journal of a server with a data directory: each step's records become one record of a

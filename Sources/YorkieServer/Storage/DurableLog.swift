@@ -25,6 +25,7 @@
 // over the log, and the folder flushed; a crash at any moment leaves the old log or the new one
 // complete, and open deletes a leftover "<log>.tmp".
 
+import CRDT
 import Foundation
 
 /// An append-only log of records (byte arrays) in one file, with checksums, torn-tail recovery,

@@ -1,3 +1,4 @@
+import CRDT
 import YorkieProtocol
 
 /// The open Watch streams, by document and channel, and the delivery of events to them

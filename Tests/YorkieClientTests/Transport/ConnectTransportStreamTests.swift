@@ -48,7 +48,7 @@ struct ConnectTransportStreamTests {
       _ = try await watch.next()
       Issue.record("the stream did not end with an error")
     } catch let error as YorkieError {
-      #expect(error.code == .server)
+      #expect(error.code == YorkieError.Code("canceled"))
       #expect(error.connectCode == .canceled)
     }
   }
@@ -65,7 +65,7 @@ struct ConnectTransportStreamTests {
         for try await message in stream { Issue.record("unexpected message \(message)") }
         Issue.record("the stream ended cleanly")
       } catch let error as YorkieError {
-        #expect(error.code == .server)
+        #expect(error.code == .documentNotFound)
         #expect(error.serverCode == "ErrDocumentNotFound")
       }
     }
@@ -81,7 +81,7 @@ struct ConnectTransportStreamTests {
         for try await message in stream { Issue.record("unexpected message \(message)") }
         Issue.record("the stream ended cleanly")
       } catch let error as YorkieError {
-        #expect(error.code == .server)
+        #expect(error.code == YorkieError.Code("unimplemented"))
         #expect(error.connectCode == .unimplemented)
       }
     }
@@ -100,7 +100,7 @@ struct ConnectTransportStreamTests {
       }
       Issue.record("the stream ended cleanly")
     } catch let error as YorkieError {
-      #expect(error.code == .transport)
+      #expect(error.code == .unavailable)
       #expect(error.urlErrorCode == .cannotConnectToHost)
     }
   }

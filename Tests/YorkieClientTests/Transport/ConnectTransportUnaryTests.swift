@@ -57,7 +57,7 @@ struct ConnectTransportUnaryTests {
           PushPullChangesRequest(clientID: "0123456789abcdef01234567", documentID: "0123456789abcdef01234568", changePack: pack),
           shardKey: "doc-k")
       }
-      #expect(error?.code == .server)
+      #expect(error?.code == .clientNotFound)
       #expect(error?.connectCode == .notFound)
       #expect(error?.serverCode == "ErrClientNotFound")
       #expect(error?.connectError?.message.isEmpty == false)
@@ -73,7 +73,7 @@ struct ConnectTransportUnaryTests {
       let error = await Self.yorkieError {
         let _: ActivateClientResponse = try await transport.unary("NoSuchMethod", ActivateClientRequest(clientKey: "x"), shardKey: "x")
       }
-      #expect(error?.code == .server)
+      #expect(error?.code == YorkieError.Code("unimplemented"))
       #expect(error?.connectCode == .unimplemented)
       #expect(error?.serverCode == nil)
     }
@@ -90,7 +90,7 @@ struct ConnectTransportUnaryTests {
     let error = await Self.yorkieError {
       let _: ActivateClientResponse = try await transport.unary("ActivateClient", ActivateClientRequest(clientKey: "x"), shardKey: "x")
     }
-    #expect(error?.code == .transport)
+    #expect(error?.code == .unavailable)
     #expect(error?.urlErrorCode == .cannotConnectToHost)
     #expect(ContinuousClock.now - started < .seconds(5))
   }
@@ -171,7 +171,7 @@ struct ConnectTransportSilenceTests {
     let error = await ConnectTransportUnaryTests.yorkieError {
       let _: ActivateClientResponse = try await transport.unary("ActivateClient", ActivateClientRequest(clientKey: "x"), shardKey: "x")
     }
-    #expect(error?.code == .transport)
+    #expect(error?.code == .timedOut)
     #expect(error?.urlErrorCode == .timedOut)
     #expect(transport.timeouts.request == 1)
     let elapsed = ContinuousClock.now - started

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A value guarded by a lock: the only way across threads for the server's mutable state.
+/// A value guarded by a lock: the only way across threads for the mutable state of the server
+/// and the client (package-wide; the `CRDT` module itself has no use for it).
 ///
 /// Invariant (why `@unchecked Sendable` is sound): `value` is read and written only inside
 /// ``withLock(_:)``, which holds `lock` for the whole access, and `Value` is itself `Sendable`,

@@ -1,0 +1,62 @@
+import CRDT
+import Foundation
+import YorkieProtocol
+
+/// The client's calls: the transport, plus Yorkie's auth rule (a call refused as
+/// `unauthenticated` is retried once with a fresh token; a second refusal, or a provider
+/// that fails, is reported as ``ClientEvent/authError(reason:method:)``).
+final class ClientRPC: Sendable {
+  /// The Connect transport.
+  let transport: ConnectTransport
+  /// The auth token.
+  let tokens: AuthTokenStore
+  /// Where auth errors are reported.
+  let events: EventHub<ClientEvent>
+
+  /// Calls through `transport`, with `tokens`, reporting to `events`.
+  init(transport: ConnectTransport, tokens: AuthTokenStore, events: EventHub<ClientEvent>) {
+    self.transport = transport
+    self.tokens = tokens
+    self.events = events
+  }
+
+  /// Calls the unary RPC `method`; see the type's description for the auth retry.
+  func call<Request: WireMessage, Response: WireMessage>(
+    _ method: String, _ request: Request, shardKey: String, as type: Response.Type = Response.self
+  ) async throws -> Response {
+    do {
+      return try await transport.unary(method, request, shardKey: shardKey)
+    } catch let error as YorkieError where error.code == .unauthenticated && tokens.hasProvider {
+      try await refreshToken(after: error, method: method)
+      do {
+        return try await transport.unary(method, request, shardKey: shardKey)
+      } catch let again as YorkieError {
+        reportIfAuth(again, method: method)
+        throw again
+      }
+    } catch let error as YorkieError {
+      reportIfAuth(error, method: method)
+      throw error
+    }
+  }
+
+  /// Asks for a new token after `error` refused one; reports and throws when the provider fails.
+  func refreshToken(after error: YorkieError, method: String) async throws {
+    do {
+      _ = try await tokens.refresh(.tokenExpired(error.connectError?.message ?? error.message))
+    } catch is CancellationError {
+      throw CancellationError()
+    } catch {
+      let failure = YorkieError(.authTokenUnavailable, "\(method): the auth token provider failed", underlying: error)
+      events.send(.authError(reason: failure.message, method: method))
+      throw failure
+    }
+  }
+
+  /// Reports an auth error event for `error` when it is one.
+  func reportIfAuth(_ error: YorkieError, method: String) {
+    if error.code == .unauthenticated || error.code == .authTokenUnavailable {
+      events.send(.authError(reason: error.connectError?.message ?? error.message, method: method))
+    }
+  }
+}

@@ -1,0 +1,125 @@
+import CRDT
+import Foundation
+import YorkieProtocol
+
+// The push-pull loop: one PushPullChanges at a time, as SyncLoopState plans them.
+
+extension DocumentSession {
+  /// Performs plans until the session stops.
+  func runLoop() async {
+    while true {
+      let plan: SyncLoopState.Plan? = state.withLock { $0.loop.nextPlan() }
+      if let plan {
+        await perform(plan)
+        continue
+      }
+      if Task.isCancelled || state.withLock({ $0.loop.stopped }) { return }
+      await signal.wait()
+    }
+  }
+
+  /// Performs one push-pull and acts on the outcome.
+  private func perform(_ plan: SyncLoopState.Plan) async {
+    do {
+      try await pushPull(pushOnly: plan.pushOnly)
+    } catch {
+      await failed(plan, error)
+      return
+    }
+    let removed = await document.status == .removed
+    let waiters: [CheckedContinuation<Void, any Error>] = state.withLock { state in
+      state.loop.succeeded(plan)
+      state.syncBackoff.succeeded()
+      return plan.requests.compactMap { state.requestWaiters.removeValue(forKey: $0) }
+    }
+    for waiter in waiters { waiter.resume() }
+    await resolveAcknowledgements()
+    events.send(.syncStatusChanged(document: key, .synced))
+    if removed {
+      // Another client removed the document; its status event already went out.
+      halt(with: YorkieError(.documentRemoved, "document \(key) was removed"))
+      onHalt(self)
+    }
+  }
+
+  /// Sends the pending changes and applies the server's answer as a whole.
+  private func pushPull(pushOnly: Bool) async throws {
+    let pack = try await document.createChangePack()
+    let request = PushPullChangesRequest(
+      clientID: clientID, documentID: documentID, changePack: WireChangePack(pack), pushOnly: pushOnly)
+    let response: PushPullChangesResponse = try await rpc.call("PushPullChanges", request, shardKey: key)
+    guard let answer = response.changePack else {
+      throw YorkieError(.invalidWireData, "PushPullChanges: the answer has no change pack")
+    }
+    let model: ChangePack
+    do {
+      model = try answer.model(role: .response)
+    } catch {
+      throw YorkieError(.invalidWireData, "PushPullChanges: \(error.message)", field: error.field, underlying: error)
+    }
+    try Task.checkCancellation()
+    try await document.applyChangePack(model)
+  }
+
+  /// Reports a failed push-pull, fails the `sync()` calls it answered, and either schedules
+  /// the retry or stops.
+  private func failed(_ plan: SyncLoopState.Plan, _ error: any Error) async {
+    let cancelled = error is CancellationError || Task.isCancelled
+    let failure = cancelled ? nil : YorkieError.wrapping(error, "PushPullChanges")
+    let waiters: [CheckedContinuation<Void, any Error>] = state.withLock { state in
+      plan.requests.compactMap { state.requestWaiters.removeValue(forKey: $0) }
+    }
+    for waiter in waiters { waiter.resume(throwing: failure ?? CancellationError()) }
+    guard let failure else {
+      _ = state.withLock { $0.loop.failed(plan) }
+      return
+    }
+    events.send(.syncStatusChanged(document: key, .syncFailed))
+    switch FailureKind(failure) {
+    case .fatal(let remedy):
+      halt(StopNotice(resource: .documentSync(key), error: failure, remedy: remedy))
+    case .retryable, .unauthenticated:
+      scheduleRetry(after: plan, failure)
+    }
+  }
+
+  /// Waits the backoff's delay before the loop may push-pull on its own again.
+  private func scheduleRetry(after plan: SyncLoopState.Plan, _ failure: YorkieError) {
+    let random = environment.random
+    let decision: (retries: Bool, delay: Double?, attempt: Int) = state.withLock { state in
+      guard state.loop.failed(plan) else { return (false, nil, 0) }
+      let delay = random.delayAfterFailure(of: &state.syncBackoff)
+      return (true, delay, state.syncBackoff.failures)
+    }
+    guard decision.retries else { return }
+    guard let delay = decision.delay else {
+      halt(StopNotice(
+        resource: .documentSync(key), error: failure,
+        remedy: "gave up after \(decision.attempt) failed attempts (ReconnectPolicy.maxAttempts): call sync() or attach again"))
+      return
+    }
+    events.send(.retrying(RetryNotice(resource: .documentSync(key), error: failure, attempt: decision.attempt, delay: delay)))
+    let clock = environment.clock
+    let task = Task { [weak self] in
+      do { try await clock.sleep(for: delay) } catch { return }
+      guard let self else { return }
+      self.state.withLock { $0.loop.retryDue() }
+      self.signal.notify()
+    }
+    let orphan: Task<Void, Never>? = state.withLock { state in
+      if state.loop.stopped { return task }
+      state.retryTask?.cancel()
+      state.retryTask = task
+      return nil
+    }
+    orphan?.cancel()
+  }
+}
+
+extension YorkieError {
+  /// `error` as a `YorkieError` (a foreign error is wrapped as `unavailable`, naming `method`).
+  static func wrapping(_ error: any Error, _ method: String) -> YorkieError {
+    if let error = error as? YorkieError { return error }
+    return YorkieError(.unavailable, "\(method): \(error)", underlying: error)
+  }
+}

@@ -1,0 +1,303 @@
+import CRDT
+import Foundation
+import YorkieProtocol
+
+/// Keeps one attached document in sync: its push-pull loop, its Watch stream and its poll
+/// timer, and the app's waits on them (`sync()`, acknowledgements, the first Watch answer).
+///
+/// ```
+///  local update ──observer──▶ WakeSignal ──▶ push-pull loop ──PushPullChanges──▶ server
+///  Watch stream ──DOCUMENT_CHANGED──▶ WakeSignal      │
+///  poll timer ───tick──────────────▶ WakeSignal      └─▶ applyChangePack, acknowledgements
+/// ```
+///
+/// The decisions are ``SyncLoopState``'s (a pure value behind the lock); this type performs
+/// them. Every task it starts ends when it is stopped.
+final class DocumentSession: Sendable {
+  /// The document.
+  let document: Document
+  /// The document's key.
+  let key: String
+  /// The server's ID of the document.
+  let documentID: String
+  /// This client's ID.
+  let clientID: String
+  /// The calls.
+  let rpc: ClientRPC
+  /// Clock and random source of the retry delays.
+  let environment: ClientEnvironment
+  /// Where connection and sync events go.
+  let events: EventHub<ClientEvent>
+  /// Wakes the push-pull loop.
+  let signal = WakeSignal()
+  /// Everything that changes, behind one lock.
+  let state: Locked<State>
+  /// Called once when the session stops on its own (removal, a failure retrying cannot fix).
+  let onHalt: @Sendable (DocumentSession) -> Void
+
+  /// The session's mutable state.
+  struct State: Sendable {
+    /// The loop's decisions.
+    var loop: SyncLoopState
+    /// Backoff of the push-pull loop.
+    var syncBackoff: ReconnectBackoff
+    /// `sync()` callers by request id.
+    var requestWaiters: [Int: CheckedContinuation<Void, any Error>] = [:]
+    /// Acknowledgement waiters by id, with the client sequence each waits for.
+    var ackWaiters: [Int: AckWaiter] = [:]
+    /// Waiters for the Watch stream's first answer (or failure).
+    var settleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Whether the Watch stream answered (or failed) since it was started.
+    var watchSettled = false
+    /// Whether the Watch stream is initialized.
+    var watchConnected = false
+    /// The next waiter id.
+    var nextID = 0
+    /// The running tasks.
+    var loopTask: Task<Void, Never>?
+    var watchTask: Task<Void, Never>?
+    var pollTask: Task<Void, Never>?
+    var retryTask: Task<Void, Never>?
+    /// Why the session stopped, once it did.
+    var stopError: YorkieError?
+  }
+
+  /// A wait for the acknowledgement of the local changes up to `clientSeq`.
+  struct AckWaiter: Sendable {
+    var clientSeq: UInt32
+    var continuation: CheckedContinuation<Void, any Error>
+  }
+
+  /// A session for `document`, attached as `documentID` by `clientID`; ``start()`` runs it.
+  init(
+    document: Document, documentID: String, clientID: String, mode: SyncMode, rpc: ClientRPC,
+    policy: ReconnectPolicy, environment: ClientEnvironment, events: EventHub<ClientEvent>,
+    onHalt: @escaping @Sendable (DocumentSession) -> Void
+  ) {
+    self.document = document
+    self.key = document.key
+    self.documentID = documentID
+    self.clientID = clientID
+    self.rpc = rpc
+    self.environment = environment
+    self.events = events
+    self.onHalt = onHalt
+    state = Locked(State(loop: SyncLoopState(mode: mode), syncBackoff: ReconnectBackoff(policy: policy)))
+  }
+
+  /// The sync mode.
+  var mode: SyncMode { state.withLock { $0.loop.mode } }
+
+  /// Starts the loop, and the stream or timer of the mode.
+  func start() async {
+    let signal = self.signal
+    await document.setLocalChangeObserver { [weak self] in
+      self?.state.withLock { $0.loop.pushWanted = true }
+      signal.notify()
+    }
+    let pending = await document.hasLocalChanges
+    let mode: SyncMode = state.withLock { state in
+      state.loop.pushWanted = pending
+      state.loopTask = Task { [weak self] in await self?.runLoop() }
+      return state.loop.mode
+    }
+    startTimers(for: mode)
+    signal.notify()
+  }
+
+  /// Starts the Watch stream or the poll timer that `mode` needs.
+  private func startTimers(for mode: SyncMode) {
+    state.withLock { state in
+      guard !state.loop.stopped else { return }
+      if mode.watches && state.watchTask == nil {
+        state.watchSettled = false
+        state.watchTask = Task { [weak self] in await self?.runWatch() }
+      }
+      if case .polling(let interval) = mode, state.pollTask == nil {
+        state.pollTask = Task { [weak self] in await self?.runPoll(every: interval) }
+      }
+    }
+  }
+
+  /// Switches the sync mode (see ``SyncMode``).
+  func changeMode(to newMode: SyncMode) async {
+    let (oldWatch, oldPoll): (Task<Void, Never>?, Task<Void, Never>?) = state.withLock { state in
+      let old = state.loop.mode
+      state.loop.changeMode(to: newMode)
+      var watch: Task<Void, Never>?
+      var poll: Task<Void, Never>?
+      if !newMode.watches {
+        watch = state.watchTask
+        state.watchTask = nil
+      }
+      if old != newMode {
+        poll = state.pollTask
+        state.pollTask = nil
+      }
+      return (watch, poll)
+    }
+    oldPoll?.cancel()
+    if let oldWatch {
+      oldWatch.cancel()
+      await oldWatch.value
+      await watchEnded()
+    }
+    startTimers(for: newMode)
+    signal.notify()
+  }
+
+  /// Pushes and pulls now, after any push-pull in flight; returns when it succeeded.
+  func sync() async throws {
+    let id: Int = state.withLock { state in
+      defer { state.nextID += 1 }
+      return state.nextID
+    }
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        let error: (any Error)? = state.withLock { state in
+          if let stopped = state.stopError { return stopped }
+          if Task.isCancelled { return CancellationError() }
+          state.requestWaiters[id] = continuation
+          state.loop.requests.append(id)
+          return nil
+        }
+        if let error { continuation.resume(throwing: error) } else { signal.notify() }
+      }
+    } onCancel: {
+      // The push-pull may already be on its way; the caller only stops waiting for it.
+      let waiter = state.withLock { $0.requestWaiters.removeValue(forKey: id) }
+      waiter?.resume(throwing: CancellationError())
+    }
+  }
+
+  /// Returns once the server acknowledged every local change up to `clientSeq`.
+  func waitForAcknowledgement(through clientSeq: UInt32) async throws {
+    if await document.checkpoint.clientSeq >= clientSeq { return }
+    let id: Int = state.withLock { state in
+      defer { state.nextID += 1 }
+      return state.nextID
+    }
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        let error: YorkieError? = state.withLock { state in
+          if let stopped = state.stopError { return stopped }
+          state.ackWaiters[id] = AckWaiter(clientSeq: clientSeq, continuation: continuation)
+          return nil
+        }
+        if let error { continuation.resume(throwing: error) }
+      }
+      // A push-pull may have finished between the check above and the registration.
+      await resolveAcknowledgements()
+    } onCancel: {
+      let waiter = state.withLock { $0.ackWaiters.removeValue(forKey: id) }
+      waiter?.continuation.resume(throwing: CancellationError())
+    }
+  }
+
+  /// Resumes the acknowledgement waiters that the document's checkpoint satisfies.
+  func resolveAcknowledgements() async {
+    let acknowledged = await document.checkpoint.clientSeq
+    let done: [AckWaiter] = state.withLock { state in
+      let ids = state.ackWaiters.filter { $0.value.clientSeq <= acknowledged }.map(\.key)
+      return ids.compactMap { state.ackWaiters.removeValue(forKey: $0) }
+    }
+    for waiter in done { waiter.continuation.resume() }
+  }
+
+  /// Returns once the Watch stream answered its first message or failed, or after `timeout`
+  /// seconds; at once in a mode without a stream.
+  func waitUntilWatchSettled(timeout: TimeInterval) async {
+    let timer = Task { [weak self] in
+      try? await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))
+      self?.settleWatch()
+    }
+    defer { timer.cancel() }
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let now: Bool = state.withLock { state in
+        if state.watchSettled || state.watchTask == nil || state.loop.stopped { return true }
+        state.settleWaiters.append(continuation)
+        return false
+      }
+      if now { continuation.resume() }
+    }
+  }
+
+  /// Marks the Watch stream settled and resumes who waited for it.
+  func settleWatch() {
+    let waiters = state.withLock { state in
+      state.watchSettled = true
+      defer { state.settleWaiters = [] }
+      return state.settleWaiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// Stops everything: later calls fail with `error`, the waiting ones too. With
+  /// `awaitingInFlight`, a push-pull in flight completes first (detach, remove); otherwise
+  /// it is cancelled (deactivate). Returns when every task ended.
+  func stop(with error: YorkieError, awaitingInFlight: Bool) async {
+    let tasks = halt(with: error)
+    if !awaitingInFlight { tasks.loop?.cancel() }
+    await tasks.loop?.value
+    await tasks.watch?.value
+    await document.setLocalChangeObserver(nil)
+    await watchEnded()
+  }
+
+  /// The tasks a halt stopped (the loop's is left to finish its push-pull).
+  struct HaltedTasks {
+    var loop: Task<Void, Never>?
+    var watch: Task<Void, Never>?
+  }
+
+  /// Marks the session stopped, fails every waiter with `error` and cancels the stream and
+  /// timers; the loop ends after its current push-pull.
+  @discardableResult
+  func halt(with error: YorkieError) -> HaltedTasks {
+    struct Taken {
+      var tasks: HaltedTasks
+      var others: [Task<Void, Never>]
+      var waiters: [CheckedContinuation<Void, any Error>]
+      var settle: [CheckedContinuation<Void, Never>]
+    }
+    let taken: Taken = state.withLock { state in
+      if state.stopError == nil { state.stopError = error }
+      _ = state.loop.stop()
+      let waiters = Array(state.requestWaiters.values) + state.ackWaiters.values.map(\.continuation)
+      state.requestWaiters = [:]
+      state.ackWaiters = [:]
+      let settle = state.settleWaiters
+      state.settleWaiters = []
+      state.watchSettled = true
+      let taken = Taken(
+        tasks: HaltedTasks(loop: state.loopTask, watch: state.watchTask),
+        others: [state.pollTask, state.retryTask].compactMap { $0 }, waiters: waiters, settle: settle)
+      state.watchTask = nil
+      state.pollTask = nil
+      state.retryTask = nil
+      return taken
+    }
+    taken.tasks.watch?.cancel()
+    for task in taken.others { task.cancel() }
+    for waiter in taken.waiters { waiter.resume(throwing: error) }
+    for waiter in taken.settle { waiter.resume() }
+    signal.notify()
+    return taken.tasks
+  }
+
+  /// Stops on a failure retrying cannot fix, and tells the app.
+  func halt(_ notice: StopNotice) {
+    halt(with: notice.error)
+    events.send(.stopped(notice))
+    onHalt(self)
+  }
+
+  /// Ticks the loop every `interval` seconds (the first at once).
+  private func runPoll(every interval: TimeInterval) async {
+    while !Task.isCancelled {
+      state.withLock { $0.loop.pullWanted = true }
+      signal.notify()
+      do { try await environment.clock.sleep(for: max(interval, 0.001)) } catch { return }
+    }
+  }
+}

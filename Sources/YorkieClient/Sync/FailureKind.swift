@@ -1,0 +1,50 @@
+import CRDT
+import Foundation
+import YorkieProtocol
+
+/// What a failed call means for the loop that made it.
+enum FailureKind: Equatable {
+  /// Try again after a delay (no answer, a busy or restarting server, a cut stream).
+  case retryable
+  /// The token was refused: ask for a new one, then try again.
+  case unauthenticated
+  /// Retrying cannot help: stop and tell the app what to do.
+  case fatal(remedy: String)
+
+  /// Sorts `error` (Yorkie's JS SDK retries `canceled`, `unknown`, `resource_exhausted` and
+  /// `unavailable`; so do we, plus timeouts, `aborted` and `internal`, which a restarting server
+  /// answers with).
+  init(_ error: any Error) {
+    guard let error = error as? YorkieError else {
+      self = .retryable
+      return
+    }
+    switch error.code {
+    case .unavailable, .timedOut, .cancelled:
+      self = .retryable
+    case .unauthenticated:
+      self = .unauthenticated
+    case .authTokenUnavailable:
+      self = .retryable
+    case .clientNotActivated, .clientNotFound:
+      self = .fatal(remedy: "the server deactivated this client: activate it again and attach new Document objects")
+    case .epochMismatch:
+      self = .fatal(remedy: "the server compacted the document: detach it and attach a new Document with the same key")
+    case .documentNotFound, .documentNotAttached, .documentAlreadyDetached:
+      self = .fatal(remedy: "the document is no longer attached on the server (removed, or detached by housekeeping): attach a new Document")
+    case .permissionDenied:
+      self = .fatal(remedy: "the auth webhook refused this action: check the user's rights")
+    case .invalidWireData, .invalidChangePack, .changeNotReady, .actorConflict:
+      self = .fatal(remedy: "the server's answer could not be applied; this is a bug, please report it with the log")
+    default:
+      switch error.connectCode {
+      case .canceled?, .unknown?, .resourceExhausted?, .unavailable?, .deadlineExceeded?, .aborted?, .internal?:
+        self = .retryable
+      case .unauthenticated?:
+        self = .unauthenticated
+      default:
+        self = .fatal(remedy: "the server refused the request (\(error.code)): it will not succeed by retrying")
+      }
+    }
+  }
+}
