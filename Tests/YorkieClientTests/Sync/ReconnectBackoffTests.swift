@@ -12,18 +12,6 @@ private struct FixedDraws: RandomNumberGenerator {
   }
 }
 
-/// SplitMix64, for seeded runs of many draws.
-private struct Seeded: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 @Suite("Reconnect backoff")
 struct ReconnectBackoffTests {
   @Test("the bound doubles from the base up to the cap, and stays there")
@@ -38,7 +26,7 @@ struct ReconnectBackoffTests {
   func fullJitter() throws {
     let seed = UInt64(ProcessInfo.processInfo.environment["CRDT_SEED"].flatMap(UInt64.init) ?? 42)
     print("ReconnectBackoffTests seed \(seed)")
-    var random = Seeded(state: seed)
+    var random = SeededRandom(seed: seed)
     let policy = ReconnectPolicy(base: 0.2, multiplier: 3, cap: 10, minimumDelay: 0.05)
     var backoff = ReconnectBackoff(policy: policy)
     var delays: [Double] = []
@@ -71,7 +59,7 @@ struct ReconnectBackoffTests {
   @Test("with maxAttempts the loop gives up after that many failures in a row")
   func givesUp() {
     var backoff = ReconnectBackoff(policy: ReconnectPolicy(maxAttempts: 3))
-    var random = Seeded(state: 1)
+    var random = SeededRandom(seed: 1)
     #expect(backoff.delayAfterFailure(using: &random) != nil)
     #expect(backoff.delayAfterFailure(using: &random) != nil)
     #expect(backoff.delayAfterFailure(using: &random) == nil)
