@@ -12,7 +12,7 @@ package final class YorkieService: Sendable {
   /// The state, under the service's lock.
   let state: Locked<ServiceState>
   /// The open Watch streams.
-  let hub = WatchHub()
+  package let hub = WatchHub()
   /// Where records become durable.
   let journal: any ServiceJournal
   /// Asks a project's auth webhook (or does nothing).

@@ -42,6 +42,12 @@ package final class WatchHub: Sendable {
     registry.withLock { $0.byDocument[document]?.count ?? 0 }
   }
 
+  /// How many Watch streams are open, on every document and channel (tests check that
+  /// clients leave none behind).
+  package var streamCount: Int {
+    registry.withLock { $0.streams.count }
+  }
+
   /// Registers `stream`, sends it `initialization(documentWatchers)` — the envelope made from
   /// the list of clients watching each of its documents, the caller included — and tells the
   /// other watchers of each document that its client now watches. `limit` (> 0) bounds the
