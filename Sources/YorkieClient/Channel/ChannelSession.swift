@@ -110,15 +110,7 @@ final class ChannelSession: Sendable {
       } catch {
         if Task.isCancelled || error is CancellationError { return }
         let failure = YorkieError.wrapping(error, "RefreshChannel")
-        if case .fatal(let remedy) = FailureKind(failure) {
-          events.send(.stopped(StopNotice(resource: .channel(channel.key), error: failure, remedy: remedy)))
-          return
-        }
-        guard let delay = environment.random.delayAfterFailure(of: &backoff) else {
-          events.send(.stopped(StopNotice(resource: .channel(channel.key), error: failure, remedy: "gave up: attach the channel again")))
-          return
-        }
-        events.send(.retrying(RetryNotice(resource: .channel(channel.key), error: failure, attempt: backoff.failures, delay: delay)))
+        guard let delay = retryDelay(after: failure, backoff: &backoff) else { return }
         wait = min(delay, heartbeat)
       }
       do { try await environment.clock.sleep(for: wait) } catch { return }
@@ -158,20 +150,25 @@ final class ChannelSession: Sendable {
       } catch {
         if Task.isCancelled || error is CancellationError { return }
         let failure = YorkieError.wrapping(error, "Watch")
-        if case .fatal(let remedy) = FailureKind(failure) {
-          events.send(.stopped(StopNotice(resource: .channel(channel.key), error: failure, remedy: remedy)))
-          return
-        }
         if FailureKind(failure) == .unauthenticated, (try? await rpc.refreshToken(after: failure, method: "Watch")) == nil {
           rpc.reportIfAuth(failure, method: "Watch")
         }
-        guard let delay = environment.random.delayAfterFailure(of: &backoff) else {
-          events.send(.stopped(StopNotice(resource: .channel(channel.key), error: failure, remedy: "gave up: attach the channel again")))
-          return
-        }
-        events.send(.retrying(RetryNotice(resource: .channel(channel.key), error: failure, attempt: backoff.failures, delay: delay)))
+        guard let delay = retryDelay(after: failure, backoff: &backoff) else { return }
         do { try await environment.clock.sleep(for: delay) } catch { return }
       }
+    }
+  }
+
+  /// Reports `failure` and returns the delay before the next attempt, or reports the stop and
+  /// returns nil.
+  private func retryDelay(after failure: YorkieError, backoff: inout ReconnectBackoff) -> Double? {
+    switch RetryOutcome.after(failure, of: .channel(channel.key), backoff: &backoff, random: environment.random, giveUp: "attach the channel again") {
+    case .stop(let notice):
+      events.send(.stopped(notice))
+      return nil
+    case .retry(let notice):
+      events.send(.retrying(notice))
+      return notice.delay
     }
   }
 }

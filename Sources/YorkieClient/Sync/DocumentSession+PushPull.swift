@@ -75,30 +75,30 @@ extension DocumentSession {
       return
     }
     events.send(.syncStatusChanged(document: key, .syncFailed))
-    switch FailureKind(failure) {
-    case .fatal(let remedy):
+    let retries = state.withLock { $0.loop.failed(plan) }
+    if case .fatal(let remedy) = FailureKind(failure) {
       halt(StopNotice(resource: .documentSync(key), error: failure, remedy: remedy))
-    case .retryable, .unauthenticated:
-      scheduleRetry(after: plan, failure)
+    } else if retries {
+      scheduleRetry(after: failure)
     }
   }
 
   /// Waits the backoff's delay before the loop may push-pull on its own again.
-  private func scheduleRetry(after plan: SyncLoopState.Plan, _ failure: YorkieError) {
+  private func scheduleRetry(after failure: YorkieError) {
     let random = environment.random
-    let decision: (retries: Bool, delay: Double?, attempt: Int) = state.withLock { state in
-      guard state.loop.failed(plan) else { return (false, nil, 0) }
-      let delay = random.delayAfterFailure(of: &state.syncBackoff)
-      return (true, delay, state.syncBackoff.failures)
+    let outcome: RetryOutcome = state.withLock { state in
+      RetryOutcome.after(
+        failure, of: .documentSync(key), backoff: &state.syncBackoff, random: random, giveUp: "call sync() or attach again")
     }
-    guard decision.retries else { return }
-    guard let delay = decision.delay else {
-      halt(StopNotice(
-        resource: .documentSync(key), error: failure,
-        remedy: "gave up after \(decision.attempt) failed attempts (ReconnectPolicy.maxAttempts): call sync() or attach again"))
+    let delay: Double
+    switch outcome {
+    case .stop(let notice):
+      halt(notice)
       return
+    case .retry(let notice):
+      events.send(.retrying(notice))
+      delay = notice.delay
     }
-    events.send(.retrying(RetryNotice(resource: .documentSync(key), error: failure, attempt: decision.attempt, delay: delay)))
     let clock = environment.clock
     let task = Task { [weak self] in
       do { try await clock.sleep(for: delay) } catch { return }

@@ -25,25 +25,22 @@ extension DocumentSession {
         await watchEnded()
         settleWatch()
         let failure = YorkieError.wrapping(error, "Watch")
-        switch FailureKind(failure) {
-        case .fatal(let remedy):
-          halt(StopNotice(resource: .documentWatch(key), error: failure, remedy: remedy))
-          return
-        case .unauthenticated where rpc.tokens.hasProvider && !refreshedToken:
+        if FailureKind(failure) == .unauthenticated && rpc.tokens.hasProvider && !refreshedToken {
           // Once per failure streak: a fresh token, then at once again.
           refreshedToken = true
           if (try? await rpc.refreshToken(after: failure, method: "Watch")) != nil { continue }
-        case .retryable, .unauthenticated:
-          rpc.reportIfAuth(failure, method: "Watch")
         }
+        rpc.reportIfAuth(failure, method: "Watch")
         if Task.isCancelled { return }
-        guard let delay = environment.random.delayAfterFailure(of: &backoff) else {
-          halt(StopNotice(
-            resource: .documentWatch(key), error: failure,
-            remedy: "gave up after \(backoff.failures) failed attempts (ReconnectPolicy.maxAttempts): change the sync mode or attach again"))
+        let outcome = RetryOutcome.after(
+          failure, of: .documentWatch(key), backoff: &backoff, random: environment.random,
+          giveUp: "change the sync mode or attach again")
+        guard case .retry(let notice) = outcome else {
+          if case .stop(let notice) = outcome { halt(notice) }
           return
         }
-        events.send(.retrying(RetryNotice(resource: .documentWatch(key), error: failure, attempt: backoff.failures, delay: delay)))
+        events.send(.retrying(notice))
+        let delay = notice.delay
         do { try await environment.clock.sleep(for: delay) } catch { return }
       }
     }

@@ -55,6 +55,8 @@ struct ReconnectTests {
       #expect(await eventually { clock.waiting.count == 1 }, "seed \(Self.seed), attempt \(attempt)")
       #expect(clock.waiting == [expected], "seed \(Self.seed), attempt \(attempt)")
       #expect(expected >= policy.minimumDelay && expected <= policy.bound(afterFailures: attempt))
+      // The notice went out before the sleep; the recorder may take a moment to see it.
+      #expect(await eventually { Self.watchRetries(events, "reconnect-doc").count == attempt })
       let notices = Self.watchRetries(events, "reconnect-doc")
       #expect(notices.last?.attempt == attempt && notices.last?.delay == expected)
       clock.advance()
@@ -75,6 +77,7 @@ struct ReconnectTests {
     // A new failure starts again from the first bound.
     second.stop()
     #expect(await eventually { clock.waiting.count == 1 }, "\(events.recorded)")
+    #expect(await eventually { Self.watchRetries(events, "reconnect-doc").count == 6 })
     #expect(Self.watchRetries(events, "reconnect-doc").last?.attempt == 1)
     #expect(try #require(clock.waiting.first) <= policy.bound(afterFailures: 1))
     try? await client.deactivate()
