@@ -17,6 +17,7 @@ let package = Package(
     .library(name: "YorkieProtocol", targets: ["YorkieProtocol"]),
     .library(name: "YorkieServer", targets: ["YorkieServer"]),
     .executable(name: "yorkie-server", targets: ["yorkie-server"]),
+    .executable(name: "yorkie-demo", targets: ["yorkie-demo"]),
   ],
   targets: [
     .target(name: "CRDT"),
@@ -25,6 +26,8 @@ let package = Package(
     // The development server (issue 12): YorkieService over Connect + JSON on HTTP/1.1.
     .target(name: "YorkieServer", dependencies: ["CRDT", "YorkieProtocol"]),
     .executableTarget(name: "yorkie-server", dependencies: ["YorkieServer"]),
+    // `swift run yorkie-demo`: three clients edit one document at once and converge (issue 13).
+    .executableTarget(name: "yorkie-demo", dependencies: ["YorkieClient", "YorkieServer"]),
     .executableTarget(name: "crdt-bench", dependencies: ["CRDT", "YorkieProtocol"], path: "Benchmarks/crdt-bench"),
     .executableTarget(name: "server-bench", dependencies: ["YorkieServer", "YorkieProtocol", "CRDT"], path: "Benchmarks/server-bench"),
     .testTarget(name: "CRDTTests", dependencies: ["CRDT"]),

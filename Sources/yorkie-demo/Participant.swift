@@ -1,0 +1,93 @@
+import Foundation
+import YorkieClient
+
+/// One scripted client: its `Client`, its replica of the shared document, its session on the
+/// channel, and what it has seen.
+actor Participant {
+  /// Who it is.
+  nonisolated let role: Role
+  /// The client.
+  nonisolated let client: Client
+  /// Its replica of the shared document.
+  nonisolated let document: Document
+  /// The shared channel.
+  nonisolated let room: Channel
+  /// What it sees of the others.
+  nonisolated let observer: PeerObserver
+  /// Where lines go.
+  let log: DemoLog
+  /// The seeded source of its choices and pauses.
+  var rng: SplitMix64
+  /// Its cursor in the text, as a position that follows everyone's edits.
+  var cursor: TextPosition?
+  /// The sum of its counter increases.
+  var likesAdded: Int64 = 0
+
+  /// The client's name.
+  nonisolated var name: String { role.name }
+
+  /// A client for `role` of the server at `url`; `seed` and `index` seed its generator.
+  init(role: Role, index: Int, url: URL, documentKey: String, roomKey: String, seed: UInt64, log: DemoLog) {
+    self.role = role
+    self.client = Client(url, options: ClientOptions(key: role.name, metadata: ["name": role.name]))
+    self.document = Document(key: documentKey)
+    self.room = Channel(key: roomKey)
+    self.observer = PeerObserver(name: role.name, log: log)
+    self.log = log
+    self.rng = SplitMix64(seed: seed &+ UInt64(index) &* 0x2545_F491_4F6C_DD1D)
+  }
+
+  /// Activates the client and attaches the document in realtime mode; the first client to
+  /// attach creates the shape, the others find it in place. Returns once the server has it.
+  func join() async throws {
+    try await client.activate()
+    guard let id = await client.id else { throw DemoError("\(name) has no client ID after activating") }
+    log.register(id: id, as: name)
+    await observer.listen(to: client)
+    await observer.watch(document)
+    try await client.attach(
+      document, initialPresence: ["name": .string(name), "color": .string(role.color), "cursor": 0],
+      syncMode: .realtime, initialRoot: Shape.initialRoot)
+    let created = try await document.update(message: "shape") { root, _ -> [String] in
+      var created: [String] = []
+      if root.text(Shape.text) == nil {
+        root.setNewText(Shape.text)
+        created.append("the text")
+      }
+      if root.counter(Shape.counter) == nil {
+        root.setNewCounter(Shape.counter, .long(0))
+        created.append("the counter")
+      }
+      return created
+    }
+    try await client.waitUntilAcknowledged(document)
+    let me = await document.actorID
+    let peers = await document.presences.filter { $0.actorID != me }.map { log.name(of: $0.actorID) }.sorted()
+    let shape = created.isEmpty ? "found the shape in place" : "created \(created.joined(separator: " and "))"
+    log.event(name, "activated, attached as …\(me.hex.suffix(6)) · \(shape) · peers online: \(peers.isEmpty ? "none" : peers.joined(separator: ", "))")
+  }
+
+  /// Starts listening to the channel, then attaches it.
+  func enterRoom() async throws {
+    await observer.listen(to: room)
+    try await client.attach(room)
+  }
+
+  /// Returns once the server acknowledged every change of this client.
+  func settle() async throws {
+    try await client.waitUntilAcknowledged(document)
+  }
+
+  /// Pushes and pulls now.
+  func pull() async throws {
+    try await client.sync(document)
+  }
+
+  /// Detaches the document and the channel and deactivates the client.
+  func leave() async throws {
+    try await client.detach(document)
+    try await client.detach(room)
+    try await client.deactivate()
+    log.event(name, "detached and deactivated")
+  }
+}
