@@ -57,17 +57,27 @@ public actor Channel {
   /// The session count each time it changes, from now on.
   public nonisolated var sessionCounts: AsyncStream<Int> { countHub.subscribe() }
 
-  /// Takes a count from the server; `seq` orders the counts of the Watch stream (nil for the
-  /// answer of a call, which is always current).
+  /// Takes a count from the server. `seq` orders the counts of the Watch stream; a count from
+  /// a call's answer (`seq` nil: AttachChannel, RefreshChannel) is taken only while the stream
+  /// has given none, since it may have been computed before a newer count the stream already
+  /// delivered.
   func updateSessionCount(_ count: Int64, seq: Int64?) {
     if let seq {
       guard seq > countSeq else { return }
       countSeq = seq
+    } else if countSeq >= 0 {
+      return
     }
     let value = Int(clamping: count)
     guard value != sessionCount else { return }
     sessionCount = value
     countHub.send(value)
+  }
+
+  /// The Watch stream is down: counts from calls (heartbeats) are taken again, and the next
+  /// stream's counts start a new sequence.
+  func streamEnded() {
+    countSeq = -1
   }
 
   /// The channel is no longer attached.

@@ -22,6 +22,8 @@ final class ChannelSession: Sendable {
   let events: EventHub<ClientEvent>
   /// The session ID and the running tasks.
   private let state = Locked(State())
+  /// Opens when the Watch stream delivered its initialization (or failed).
+  private let streamSettled = Gate()
 
   private struct State: Sendable {
     var sessionID = ""
@@ -41,8 +43,9 @@ final class ChannelSession: Sendable {
     self.events = events
   }
 
-  /// Creates the session on the server, then starts the stream and the heartbeat.
-  func attach() async throws {
+  /// Creates the session on the server, then starts the stream and the heartbeat; returns once
+  /// the stream is up (broadcasts sent from then on arrive) or failed, or after `timeout`.
+  func attach(timeout: TimeInterval) async throws {
     try await createSession()
     let tasks: [Task<Void, Never>] = [
       Task { [weak self] in await self?.runWatch() },
@@ -54,6 +57,7 @@ final class ChannelSession: Sendable {
       return []
     }
     for task in orphans { task.cancel() }
+    await streamSettled.wait(timeout: timeout)
   }
 
   /// AttachChannel: a session and the current count.
@@ -66,6 +70,7 @@ final class ChannelSession: Sendable {
 
   /// Stops the tasks (synchronously; for a client that goes away).
   func halt() {
+    streamSettled.open()
     let tasks = state.withLock { state in
       state.stopped = true
       defer { state.tasks = [] }
@@ -77,6 +82,7 @@ final class ChannelSession: Sendable {
   /// Stops the tasks and tells the server the session ends (a failure there only shortens
   /// nothing: the server drops the session after its TTL).
   func stop() async {
+    streamSettled.open()
     let tasks = state.withLock { state in
       state.stopped = true
       defer { state.tasks = [] }
@@ -91,11 +97,14 @@ final class ChannelSession: Sendable {
     await channel.reset()
   }
 
-  /// RefreshChannel every heartbeat; a forgotten session is created again.
+  /// RefreshChannel every heartbeat (the first one a heartbeat after the attach); a forgotten
+  /// session is created again.
   private func runHeartbeat() async {
     var backoff = ReconnectBackoff(policy: policy)
+    var wait = heartbeat
     while !Task.isCancelled {
-      var wait = heartbeat
+      do { try await environment.clock.sleep(for: wait) } catch { return }
+      wait = heartbeat
       do {
         let sessionID = state.withLock { $0.sessionID }
         do {
@@ -113,7 +122,6 @@ final class ChannelSession: Sendable {
         guard let delay = retryDelay(after: failure, backoff: &backoff) else { return }
         wait = min(delay, heartbeat)
       }
-      do { try await environment.clock.sleep(for: wait) } catch { return }
     }
   }
 
@@ -130,6 +138,7 @@ final class ChannelSession: Sendable {
               await channel.updateSessionCount(resource.sessionCount, seq: resource.seq)
             }
             backoff.succeeded()
+            streamSettled.open()
           case .channelEvent(let wrapper):
             guard let event = wrapper.event else { continue }
             switch event.type {
@@ -149,6 +158,8 @@ final class ChannelSession: Sendable {
         throw YorkieError(.unavailable, "Watch: the server ended the stream")
       } catch {
         if Task.isCancelled || error is CancellationError { return }
+        await channel.streamEnded()
+        streamSettled.open()
         let failure = YorkieError.wrapping(error, "Watch")
         if FailureKind(failure) == .unauthenticated, (try? await rpc.refreshToken(after: failure, method: "Watch")) == nil {
           rpc.reportIfAuth(failure, method: "Watch")

@@ -6,7 +6,9 @@ import YorkieProtocol
 
 extension Client {
   /// Attaches `channel`: this client is counted in its sessions and receives its broadcasts
-  /// until ``detach(_:)-(Channel)``. A heartbeat keeps the session alive.
+  /// until ``detach(_:)-(Channel)``. A heartbeat keeps the session alive. Returns once the
+  /// channel's stream is up (a broadcast sent after that arrives), or after the request
+  /// timeout if the stream cannot open (it keeps trying).
   ///
   /// - Throws: `clientNotActivated`, `documentAlreadyAttached` when a channel with the same
   ///   key is attached already, or the server's error.
@@ -20,7 +22,7 @@ extension Client {
       policy: options.reconnect, heartbeat: options.channelHeartbeatInterval, events: hub)
     channels[channel.key] = session
     do {
-      try await session.attach()
+      try await session.attach(timeout: options.timeouts.request)
     } catch {
       if channels[channel.key] === session { channels[channel.key] = nil }
       session.halt()

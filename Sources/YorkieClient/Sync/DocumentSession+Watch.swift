@@ -23,7 +23,7 @@ extension DocumentSession {
       } catch {
         if Task.isCancelled || error is CancellationError { return }
         await watchEnded()
-        settleWatch()
+        watchSettled.open()
         let failure = YorkieError.wrapping(error, "Watch")
         if FailureKind(failure) == .unauthenticated && rpc.tokens.hasProvider && !refreshedToken {
           // Once per failure streak: a fresh token, then at once again.
@@ -62,7 +62,7 @@ extension DocumentSession {
         // Changes may have been made while the stream was down: pull them.
         state.loop.pullWanted = true
       }
-      settleWatch()
+      watchSettled.open()
       events.send(.connectionChanged(document: key, .connected))
       signal.notify()
       return true

@@ -32,6 +32,8 @@ final class DocumentSession: Sendable {
   let signal = WakeSignal()
   /// Everything that changes, behind one lock.
   let state: Locked<State>
+  /// Opens when the Watch stream answered its first message or failed (or there is none).
+  let watchSettled = Gate()
   /// Called once when the session stops on its own (removal, a failure retrying cannot fix).
   let onHalt: @Sendable (DocumentSession) -> Void
 
@@ -45,10 +47,6 @@ final class DocumentSession: Sendable {
     var requestWaiters: [Int: CheckedContinuation<Void, any Error>] = [:]
     /// Acknowledgement waiters by id, with the client sequence each waits for.
     var ackWaiters: [Int: AckWaiter] = [:]
-    /// Waiters for the Watch stream's first answer (or failure).
-    var settleWaiters: [CheckedContinuation<Void, Never>] = []
-    /// Whether the Watch stream answered (or failed) since it was started.
-    var watchSettled = false
     /// Whether the Watch stream is initialized.
     var watchConnected = false
     /// The next waiter id.
@@ -110,7 +108,7 @@ final class DocumentSession: Sendable {
     state.withLock { state in
       guard !state.loop.stopped else { return }
       if mode.watches && state.watchTask == nil {
-        state.watchSettled = false
+        watchSettled.close()
         state.watchTask = Task { [weak self] in await self?.runWatch() }
       }
       if case .polling(let interval) = mode, state.pollTask == nil {
@@ -207,29 +205,8 @@ final class DocumentSession: Sendable {
   /// Returns once the Watch stream answered its first message or failed, or after `timeout`
   /// seconds; at once in a mode without a stream.
   func waitUntilWatchSettled(timeout: TimeInterval) async {
-    let timer = Task { [weak self] in
-      try? await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))
-      self?.settleWatch()
-    }
-    defer { timer.cancel() }
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let now: Bool = state.withLock { state in
-        if state.watchSettled || state.watchTask == nil || state.loop.stopped { return true }
-        state.settleWaiters.append(continuation)
-        return false
-      }
-      if now { continuation.resume() }
-    }
-  }
-
-  /// Marks the Watch stream settled and resumes who waited for it.
-  func settleWatch() {
-    let waiters = state.withLock { state in
-      state.watchSettled = true
-      defer { state.settleWaiters = [] }
-      return state.settleWaiters
-    }
-    for waiter in waiters { waiter.resume() }
+    guard state.withLock({ $0.watchTask != nil && !$0.loop.stopped }) else { return }
+    await watchSettled.wait(timeout: timeout)
   }
 
   /// Stops everything: later calls fail with `error`, the waiting ones too. With
@@ -258,7 +235,6 @@ final class DocumentSession: Sendable {
       var tasks: HaltedTasks
       var others: [Task<Void, Never>]
       var waiters: [CheckedContinuation<Void, any Error>]
-      var settle: [CheckedContinuation<Void, Never>]
     }
     let taken: Taken = state.withLock { state in
       if state.stopError == nil { state.stopError = error }
@@ -266,12 +242,9 @@ final class DocumentSession: Sendable {
       let waiters = Array(state.requestWaiters.values) + state.ackWaiters.values.map(\.continuation)
       state.requestWaiters = [:]
       state.ackWaiters = [:]
-      let settle = state.settleWaiters
-      state.settleWaiters = []
-      state.watchSettled = true
       let taken = Taken(
         tasks: HaltedTasks(loop: state.loopTask, watch: state.watchTask),
-        others: [state.pollTask, state.retryTask].compactMap { $0 }, waiters: waiters, settle: settle)
+        others: [state.pollTask, state.retryTask].compactMap { $0 }, waiters: waiters)
       state.watchTask = nil
       state.pollTask = nil
       state.retryTask = nil
@@ -280,7 +253,7 @@ final class DocumentSession: Sendable {
     taken.tasks.watch?.cancel()
     for task in taken.others { task.cancel() }
     for waiter in taken.waiters { waiter.resume(throwing: error) }
-    for waiter in taken.settle { waiter.resume() }
+    watchSettled.open()
     signal.notify()
     return taken.tasks
   }

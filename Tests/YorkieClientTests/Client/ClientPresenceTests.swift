@@ -111,4 +111,29 @@ struct ClientChannelTests {
       try await b.deactivate()
     }
   }
+
+  @Test("a broadcast sent as soon as a peer's attach returned reaches it; counts never go back")
+  func attachWaitsForTheStream() async throws {
+    try await withServer { url, _ in
+      for round in 0..<5 {
+        let key = "room-race-\(round)"
+        let clients = [
+          try await activatedClient(url, key: "a"), try await activatedClient(url, key: "b"),
+          try await activatedClient(url, key: "c"),
+        ]
+        let rooms = clients.map { _ in Channel(key: key) }
+        let counts = rooms.map { EventRecorder($0.sessionCounts) }
+        let lastReceived = EventRecorder(rooms[2].broadcasts)
+        for (client, room) in zip(clients, rooms) { try await client.attach(room) }
+        try await clients[0].broadcast(channel: key, topic: "hello", payload: .integer(Int32(round)))
+        #expect(await lastReceived.waitFor(timeout: 5) { $0.topic == "hello" }, "round \(round): the last attacher missed it")
+        for (index, recorder) in counts.enumerated() {
+          #expect(await recorder.waitFor { $0 == 3 }, "round \(round): client \(index) never saw 3")
+          let seen = recorder.recorded
+          #expect(seen == seen.sorted(), "round \(round): client \(index) saw the count go back: \(seen)")
+        }
+        for client in clients { try await client.deactivate() }
+      }
+    }
+  }
 }
