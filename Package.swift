@@ -35,8 +35,11 @@ let package = Package(
     // Uses only the public API (no @testable): what an outside package can do with YorkieProtocol.
     // It reads the recorded traffic of YorkieProtocolTests from the source tree.
     .testTarget(name: "YorkieProtocolPublicAPITests", dependencies: ["YorkieProtocol", "CRDT"]),
-    .testTarget(name: "YorkieClientTests", dependencies: ["YorkieClient", "YorkieServer", "YorkieProtocol"]),
-    .testTarget(name: "YorkieServerTests", dependencies: ["YorkieServer", "YorkieProtocol", "CRDT"]),
+    // Test support shared by the server's and the client's tests (not a product): the child
+    // `yorkie-server` process and the TCP fault-injection proxy.
+    .target(name: "YorkieTestSupport", dependencies: ["YorkieServer"], path: "Tests/YorkieTestSupport"),
+    .testTarget(name: "YorkieClientTests", dependencies: ["YorkieClient", "YorkieServer", "YorkieProtocol", "YorkieTestSupport"]),
+    .testTarget(name: "YorkieServerTests", dependencies: ["YorkieServer", "YorkieProtocol", "CRDT", "YorkieTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -2,14 +2,8 @@ import CRDT
 import Foundation
 import Testing
 import YorkieProtocol
+import YorkieTestSupport
 @testable import YorkieServer
-
-/// A fresh temporary folder, removed by the caller.
-func temporaryFolder(_ name: String) -> URL {
-  let url = FileManager.default.temporaryDirectory.appendingPathComponent("yorkie-\(name)-\(UUID().uuidString)")
-  try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  return url
-}
 
 @Suite("A server with a data directory")
 struct PersistenceTests {

@@ -3,20 +3,20 @@ import YorkieServer
 
 /// The `yorkie-server` executable run as a child process (SwiftPM builds it next to the test
 /// bundle), for the tests that kill it.
-final class ServerProcess: @unchecked Sendable {
+public final class ServerProcess: @unchecked Sendable {
   // Unchecked: `process` and `output` are set in `init` and only read afterwards, except
   // `lines`, which is guarded by `lock`.
   /// The child.
-  let process: Process
+  public let process: Process
   /// Its base URL.
-  let url: URL
+  public let url: URL
   /// What it printed (standard output and error), for failure messages.
   private var lines: [String] = []
   /// Guards `lines`.
   private let lock = NSLock()
 
   /// The executable, beside the running test bundle.
-  static var executable: URL? {
+  public static var executable: URL? {
     var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     for _ in 0..<4 {
       let candidate = folder.appendingPathComponent("yorkie-server")
@@ -27,9 +27,9 @@ final class ServerProcess: @unchecked Sendable {
   }
 
   /// Starts `yorkie-server --port port --data-dir directory` and waits until it listens.
-  init(port: Int, dataDirectory: URL) throws {
+  public init(port: Int, dataDirectory: URL) throws {
     guard let executable = Self.executable else {
-      throw TestClientError(description: "yorkie-server is not built next to the tests (\(CommandLine.arguments[0]))")
+      throw TestSupportError(description: "yorkie-server is not built next to the tests (\(CommandLine.arguments[0]))")
     }
     process = Process()
     process.executableURL = executable
@@ -56,7 +56,7 @@ final class ServerProcess: @unchecked Sendable {
     lines = String(decoding: buffer, as: UTF8.self).split(separator: "\n").map(String.init)
     guard let found else {
       process.terminate()
-      throw TestClientError(description: "yorkie-server did not start: \(lines.joined(separator: "\n"))")
+      throw TestSupportError(description: "yorkie-server did not start: \(lines.joined(separator: "\n"))")
     }
     url = found
     // Keep draining its output so that it never blocks on a full pipe.
@@ -73,25 +73,41 @@ final class ServerProcess: @unchecked Sendable {
   }
 
   /// Everything it printed so far.
-  var output: String { lock.withLock { lines.joined(separator: "\n") } }
+  public var output: String { lock.withLock { lines.joined(separator: "\n") } }
 
   /// Kills it with SIGKILL and waits for it to end.
-  func kill() {
+  public func kill() {
     Foundation.kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
   }
 
   /// Ends it with SIGTERM (a clean stop) and waits.
-  func terminate() {
+  public func terminate() {
     process.terminate()
     process.waitUntilExit()
   }
 }
 
 /// A port that was free a moment ago (a server bound it and let it go), for a child to reuse.
-func freePort() throws -> Int {
+public func freePort() throws -> Int {
   let server = YorkieDevServer()
   let url = try server.start()
   server.stop()
   return url.port!
+}
+
+/// A fresh temporary folder, removed by the caller.
+public func temporaryFolder(_ name: String) -> URL {
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent("yorkie-\(name)-\(UUID().uuidString)")
+  try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  return url
+}
+
+/// A failure of a test-support helper, with what went wrong.
+public struct TestSupportError: Error, CustomStringConvertible {
+  /// What went wrong.
+  public var description: String
+
+  /// An error saying `description`.
+  public init(description: String) { self.description = description }
 }
