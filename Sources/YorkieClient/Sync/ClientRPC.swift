@@ -43,7 +43,7 @@ final class ClientRPC: Sendable {
   /// Asks for a new token after `error` refused one; reports and throws when the provider fails.
   func refreshToken(after error: YorkieError, method: String) async throws {
     do {
-      _ = try await tokens.refresh(.tokenExpired(error.connectError?.message ?? error.message))
+      _ = try await tokens.refresh(.tokenExpired(Self.authReason(error)))
     } catch is CancellationError {
       throw CancellationError()
     } catch {
@@ -56,7 +56,14 @@ final class ClientRPC: Sendable {
   /// Reports an auth error event for `error` when it is one.
   func reportIfAuth(_ error: YorkieError, method: String) {
     if error.code == .unauthenticated || error.code == .authTokenUnavailable {
-      events.send(.authError(reason: error.connectError?.message ?? error.message, method: method))
+      events.send(.authError(reason: Self.authReason(error), method: method))
     }
+  }
+
+  /// Why the server refused the credentials: the webhook's reason (the `reason` metadata of
+  /// the ErrorInfo, such as "token expired"), else the error's message.
+  static func authReason(_ error: YorkieError) -> String {
+    let metadata = error.connectError?.details.lazy.compactMap { $0.errorInfo?.metadata["reason"] }.first
+    return metadata ?? error.connectError?.message ?? error.message
   }
 }

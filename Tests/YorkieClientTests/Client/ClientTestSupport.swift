@@ -52,9 +52,10 @@ final class EventRecorder<Event: Sendable>: Sendable {
 }
 
 /// The server's own copy of document `key` as sorted JSON (its materialization loaded into a
-/// fresh replica); nil when the server does not know the document.
-func serverJSON(_ server: YorkieDevServer, _ key: String) async throws -> String? {
-  guard let snapshot = try await server.service?.materialize(documentKey: key) else { return nil }
+/// fresh replica); nil when the server does not know the document. `project` is the project's
+/// public key ("" for the default project).
+func serverJSON(_ server: YorkieDevServer, _ key: String, project: String = "") async throws -> String? {
+  guard let snapshot = try await server.service?.materialize(documentKey: key, project: project) else { return nil }
   let replica = Document(key: key)
   try await replica.applyChangePack(ChangePack(key: key, checkpoint: .initial, changes: [], snapshot: Data(snapshot)))
   return await replica.toSortedJSON()

@@ -76,7 +76,7 @@ struct FaultProxyTests {
         _ = try await Self.activate(proxy.url, timeout: 1)
         Issue.record("a call through a black hole was answered")
       } catch let error as YorkieError {
-        #expect(error.code == .transport)
+        #expect(error.code == .timedOut)
         #expect(error.urlErrorCode == .timedOut)
       }
       let elapsed = ContinuousClock.now - started
@@ -120,7 +120,7 @@ struct FaultProxyTests {
         let message = try await watch.next()
         Issue.record("the stream went on after the reset: \(String(describing: message))")
       } catch let error as YorkieError {
-        #expect(error.code == .transport)
+        #expect(error.code == .unavailable)
       }
       #expect(try await Self.health(proxy.url) == #"{"status":"serving"}"#)
     }

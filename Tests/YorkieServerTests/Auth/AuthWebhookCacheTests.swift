@@ -1,6 +1,7 @@
 import CRDT
 import Foundation
 import Testing
+import YorkieTestSupport
 
 @testable import YorkieServer
 

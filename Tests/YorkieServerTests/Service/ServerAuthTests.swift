@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import YorkieTestSupport
 import YorkieProtocol
 @testable import YorkieServer
 
