@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import YorkieServer
+import YorkieTestSupport
 
 @testable import YorkieClient
 
@@ -88,6 +89,59 @@ struct CancellationTests {
       #expect(await doc.status == .detached)
       #expect(await doc.hasLocalChanges, "the unsent change stays in the document")
       #expect(await eventually { Self.streams(server) == 0 })
+    }
+  }
+
+  @Test("a sync stuck on a black-holed network ends at once when its task is cancelled; the client goes on")
+  func cancelStuckSync() async throws {
+    try await withServer { url, server in
+      let proxy = try FaultProxy(target: url)
+      let proxyURL = proxy.start()
+      defer { proxy.stop() }
+      let client = Client(proxyURL, options: ClientOptions(key: "stuck", timeouts: ClientTimeouts(request: 30)))
+      try await client.activate()
+      let doc = Document(key: "stuck-doc")
+      try await client.attach(doc, syncMode: .manual)
+      try await doc.update { root, _ in root["x"] = 1 }
+      proxy.mode = .blackHole
+      proxy.resetAll()
+      let syncing = Task { try await client.sync(doc) }
+      try await Task.sleep(nanoseconds: 200_000_000)
+      let started = Date()
+      syncing.cancel()
+      await #expect(throws: CancellationError.self) { try await syncing.value }
+      #expect(Date().timeIntervalSince(started) < 2, "the cancelled call waited for the network")
+      proxy.mode = .pass
+      try await client.sync(doc)
+      #expect(try await serverJSON(server, "stuck-doc") == #"{"x":1}"#)
+      try await client.deactivate()
+    }
+  }
+
+  @Test("deactivating while a push hangs on a black-holed network cancels it and stops everything")
+  func deactivateDuringStuckPush() async throws {
+    try await withServer { url, server in
+      let proxy = try FaultProxy(target: url)
+      let proxyURL = proxy.start()
+      defer { proxy.stop() }
+      let client = Client(proxyURL, options: ClientOptions(key: "stuck", timeouts: ClientTimeouts(request: 2)))
+      try await client.activate()
+      let doc = Document(key: "stuck-push")
+      try await client.attach(doc)
+      #expect(await eventually { Self.streams(server) == 1 })
+      proxy.mode = .blackHole
+      try await doc.update { root, _ in root["late"] = true }
+      try await Task.sleep(nanoseconds: 200_000_000)
+      let started = Date()
+      // DeactivateClient itself cannot get through: it fails after the request timeout, and
+      // the client is deactivated locally all the same.
+      await #expect(throws: YorkieError.self) { try await client.deactivate() }
+      #expect(Date().timeIntervalSince(started) < 5)
+      #expect(await client.status == .deactivated)
+      #expect(await doc.status == .detached)
+      proxy.mode = .pass
+      proxy.resetAll()
+      #expect(await eventually { Self.streams(server) == 0 }, "\(Self.streams(server)) streams left")
     }
   }
 }

@@ -129,4 +129,36 @@ struct ClientBasicsTests {
       try await client.deactivate()
     }
   }
+
+  @Test("a consumer that never keeps up holds up neither syncing nor other consumers")
+  func slowConsumer() async throws {
+    try await withServer { url, _ in
+      let a = try await activatedClient(url, key: "a")
+      let b = try await activatedClient(url, key: "b")
+      let docA = Document(key: "slow-consumer")
+      let docB = Document(key: "slow-consumer")
+      try await a.attach(docA)
+      try await b.attach(docB)
+      // One consumer of B's events and of B's client events takes a minute per event.
+      let stuck = Task {
+        for await _ in await docB.events() { try? await Task.sleep(nanoseconds: 60_000_000_000) }
+      }
+      let stuckClient = Task {
+        for await _ in b.events() { try? await Task.sleep(nanoseconds: 60_000_000_000) }
+      }
+      defer {
+        stuck.cancel()
+        stuckClient.cancel()
+      }
+      let recorder = EventRecorder(await docB.events())
+      for i in 0..<200 {
+        try await docA.update { root, _ in root["n"] = .integer(Int32(i)) }
+      }
+      #expect(await eventually { await docB.toSortedJSON() == #"{"n":199}"# })
+      let remote = { recorder.recorded.filter { if case .remoteChange = $0 { return true } else { return false } }.count }
+      #expect(await eventually { remote() == 200 }, "\(remote()) of 200 remote changes seen by the prompt consumer")
+      try await a.deactivate()
+      try await b.deactivate()
+    }
+  }
 }
