@@ -3,6 +3,10 @@ import Foundation
 import YorkieClient
 import YorkieProtocol
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 // attach_large: a fresh client attaches a document with a long history.
 //
 // A writer replays the automerge-paper trace (259,778 edits, one update and one change each;
@@ -161,6 +165,7 @@ private func attachBreakdown(_ server: BenchServer, key: String, expectedJSON: S
     + "the answer to JSON \(threeDigits(answerEncodeMs)); the server also decodes its stored snapshot (as applyChangePack does)")
   let _: DeactivateClientResponse = try await transport.unary(
     "DeactivateClient", DeactivateClientRequest(clientID: activated.clientID), shardKey: "bench-probe")
+  try await plainSessionAttach(server, key: key, transport: transport, serverMs: serverMs, transportWireMs: wireMs)
 
   // Manual against realtime with real clients: the difference is the Watch stream's setup.
   for mode in [SyncMode.manual, .realtime] {
@@ -172,4 +177,42 @@ private func attachBreakdown(_ server: BenchServer, key: String, expectedJSON: S
     note("client-bench: attach_large: Client.attach in \(mode) mode: \(ms((benchClock.now - start).milliseconds))")
     try await client.deactivate()
   }
+}
+
+/// `--verbose`: the same AttachDocument through a plain `URLSession` completion handler (no
+/// delegate, the body gathered by Foundation), to tell the transport's share of "HTTP and the
+/// rest" from the loopback's and the server's.
+private func plainSessionAttach(
+  _ server: BenchServer, key: String, transport: ConnectTransport, serverMs: Double?, transportWireMs: Double
+) async throws {
+  let activated: ActivateClientResponse = try await transport.unary(
+    "ActivateClient", ActivateClientRequest(clientKey: "bench-probe-plain"), shardKey: "bench-probe-plain")
+  let doc = Document(key: key)
+  try await doc.setActor(ActorID(hex: activated.clientID))
+  try await doc.update { _, presence in presence.set([:]) }
+  let request = AttachDocumentRequest(clientID: activated.clientID, changePack: WireChangePack(try await doc.createChangePack()))
+  var urlRequest = URLRequest(url: server.url.appendingPathComponent("yorkie.v1.YorkieService/AttachDocument"))
+  urlRequest.httpMethod = "POST"
+  urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
+  urlRequest.setValue("1", forHTTPHeaderField: "Connect-Protocol-Version")
+  urlRequest.setValue("/\(key)", forHTTPHeaderField: "x-shard-key")
+  let body = request.jsonData
+  let session = URLSession(configuration: .ephemeral)
+  defer { session.invalidateAndCancel() }
+  _ = server.log?.take()
+  let start = benchClock.now
+  let data: Data = try await withCheckedThrowingContinuation { continuation in
+    session.uploadTask(with: urlRequest, from: body) { data, _, error in
+      if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: data ?? Data()) }
+    }.resume()
+  }
+  let callMs = (benchClock.now - start).milliseconds
+  let plainServerMs = server.log.flatMap { ServerLogLines.lastMilliseconds(of: "AttachDocument", in: $0.take()) }
+  let wireMs = callMs - (plainServerMs ?? 0)
+  note("client-bench: attach_large: the same AttachDocument through a plain URLSession completion handler (no decoding): "
+    + "\(threeDigits(callMs)) ms = " + (plainServerMs.map { "server \(threeDigits($0)) + " } ?? "")
+    + "HTTP and the rest \(threeDigits(wireMs)) (\(grouped(data.count)) B); through ConnectTransport that part was \(threeDigits(transportWireMs))"
+    + (serverMs == nil ? " (server times unknown with --server)" : ""))
+  let _: DeactivateClientResponse = try await transport.unary(
+    "DeactivateClient", DeactivateClientRequest(clientID: activated.clientID), shardKey: "bench-probe-plain")
 }

@@ -1,6 +1,7 @@
 import CRDT
 import Foundation
 import YorkieClient
+import YorkieProtocol
 
 // sync_latency: how long an edit takes to show on another client.
 //
@@ -32,6 +33,11 @@ func syncLatencyCase(_ settings: BenchSettings) async throws -> CaseResult {
       note("client-bench: sync_latency round \(round + 1): p50 \(ms(quantile(sorted, 0.5))), p90 \(ms(quantile(sorted, 0.9))), "
         + "p99 \(ms(quantile(sorted, 0.99))), max \(ms(sorted.last ?? .nan))")
     }
+  }
+  if settings.verbose {
+    let server = try BenchServer.start(settings)
+    defer { server.stop() }
+    try await emptyPushPulls(server, count: 500)
   }
   if settings.verbose, !phases[0].isEmpty {
     let names = ["A's update start → server answered A's push", "→ server answered B's pull (DOCUMENT_CHANGED on B's Watch stream, B's request)",
@@ -112,4 +118,64 @@ private func latencyRound(_ server: BenchServer, edits: Int) async throws -> Lat
   try await b.deactivate()
   try await a.deactivate()
   return round
+}
+
+/// `--verbose`: `count` PushPullChanges with nothing to push or pull, one after another,
+/// through the transport the client uses: the cost of one round trip with no payload, and the
+/// server's share of it.
+private func emptyPushPulls(_ server: BenchServer, count: Int) async throws {
+  let transport = ConnectTransport(baseURL: server.url)
+  defer { transport.invalidate() }
+  let activated: ActivateClientResponse = try await transport.unary(
+    "ActivateClient", ActivateClientRequest(clientKey: "bench-rtt"), shardKey: "bench-rtt")
+  let key = uniqueKey("rtt")
+  let doc = Document(key: key)
+  try await doc.setActor(ActorID(hex: activated.clientID))
+  let attached: AttachDocumentResponse = try await transport.unary(
+    "AttachDocument", AttachDocumentRequest(clientID: activated.clientID, changePack: WireChangePack(try await doc.createChangePack())),
+    shardKey: key)
+  if let pack = attached.changePack { try await doc.applyChangePack(try ChangePack(pack, role: .response)) }
+  var calls: [Double] = []
+  var local: [Double] = []
+  _ = server.log?.take()
+  for _ in 0..<count {
+    let start = benchClock.now
+    let pack = try await doc.createChangePack()
+    let request = PushPullChangesRequest(clientID: activated.clientID, documentID: attached.documentID, changePack: WireChangePack(pack))
+    let sent = benchClock.now
+    let response: PushPullChangesResponse = try await transport.unary("PushPullChanges", request, shardKey: key)
+    let answered = benchClock.now
+    if let answer = response.changePack { try await doc.applyChangePack(try ChangePack(answer, role: .response)) }
+    calls.append((answered - sent).milliseconds)
+    local.append((sent - start).milliseconds + (benchClock.now - answered).milliseconds)
+  }
+  let serverTimes = ServerLogLines.allMilliseconds(of: "PushPullChanges", in: server.log?.take() ?? []).sorted()
+  calls.sort()
+  local.sort()
+  note("client-bench: sync_latency: \(count) empty PushPullChanges through ConnectTransport: call p50 \(ms(quantile(calls, 0.5))), "
+    + "p99 \(ms(quantile(calls, 0.99)))" + (serverTimes.isEmpty ? "" : ", of which the server p50 \(ms(quantile(serverTimes, 0.5)))")
+    + "; createChangePack + applyChangePack around it p50 \(ms(quantile(local, 0.5)))")
+
+  // The same request over a blocking socket: what the HTTP stack adds.
+  guard let host = server.url.host, let port = server.url.port else { return }
+  let connection: RawHTTPConnection
+  do {
+    connection = try RawHTTPConnection(host: host, port: port)
+  } catch {
+    note("client-bench: sync_latency: no socket comparison (\(error))")
+    return
+  }
+  let body = Array(PushPullChangesRequest(
+    clientID: activated.clientID, documentID: attached.documentID, changePack: WireChangePack(try await doc.createChangePack())).jsonData)
+  let headers = [("Content-Type", "application/json"), ("Connect-Protocol-Version", "1"), ("x-shard-key", "/" + key)]
+  var raw: [Double] = []
+  for _ in 0..<count {
+    let start = benchClock.now
+    let answer = try connection.post("/yorkie.v1.YorkieService/PushPullChanges", headers: headers, body: body)
+    raw.append((benchClock.now - start).milliseconds)
+    _ = try PushPullChangesResponse(jsonData: answer)
+  }
+  raw.sort()
+  note("client-bench: sync_latency: the same \(count) calls over a blocking socket (HTTP/1.1 keep-alive, no URLSession): "
+    + "p50 \(ms(quantile(raw, 0.5))), p99 \(ms(quantile(raw, 0.99)))")
 }
