@@ -30,6 +30,9 @@ let package = Package(
     .executableTarget(name: "yorkie-demo", dependencies: ["YorkieClient", "YorkieServer"]),
     .executableTarget(name: "crdt-bench", dependencies: ["CRDT", "YorkieProtocol"], path: "Benchmarks/crdt-bench"),
     .executableTarget(name: "server-bench", dependencies: ["YorkieServer", "YorkieProtocol", "CRDT"], path: "Benchmarks/server-bench"),
+    // The client against a server (issue 13): sync latency, sync throughput, attaching a large document.
+    .executableTarget(
+      name: "client-bench", dependencies: ["YorkieClient", "YorkieServer", "YorkieProtocol", "CRDT"], path: "Benchmarks/client-bench"),
     .testTarget(name: "CRDTTests", dependencies: ["CRDT"]),
     .testTarget(name: "YorkieProtocolTests", dependencies: ["YorkieProtocol", "CRDT"], resources: [.copy("Fixtures/wire")]),
     // Uses only the public API (no @testable): what an outside package can do with YorkieProtocol.

@@ -18,10 +18,21 @@ extension DocumentSession {
     }
   }
 
-  /// Performs one push-pull and acts on the outcome.
+  /// The most changes one PushPullChanges carries. A longer backlog (a burst of updates, edits
+  /// made offline) goes in several push-pulls in a row, so that no request outgrows the
+  /// server's body limit: the development server takes 12 MB, about 23,000 one-character
+  /// inserts in JSON, and a larger pack was refused on every retry, so it never synced.
+  static let maxChangesPerPush = 1_000
+
+  /// Performs one push-pull (several when the backlog is longer than ``maxChangesPerPush``;
+  /// each reports `.synced`) and acts on the outcome.
   private func perform(_ plan: SyncLoopState.Plan) async {
     do {
-      try await pushPull(pushOnly: plan.pushOnly)
+      while try await pushPull(pushOnly: plan.pushOnly) {
+        await resolveAcknowledgements()
+        events.send(.syncStatusChanged(document: key, .synced))
+        if await document.status == .removed { break }
+      }
     } catch {
       await failed(plan, error)
       return
@@ -42,9 +53,16 @@ extension DocumentSession {
     }
   }
 
-  /// Sends the pending changes and applies the server's answer as a whole.
-  private func pushPull(pushOnly: Bool) async throws {
-    let pack = try await document.createChangePack()
+  /// Sends the pending changes (the oldest ``maxChangesPerPush`` of them) and applies the
+  /// server's answer as a whole; returns whether changes are left to push.
+  private func pushPull(pushOnly: Bool) async throws -> Bool {
+    var pack = try await document.createChangePack()
+    let left = pack.changes.count - Self.maxChangesPerPush
+    if left > 0 {
+      // A copy of the first changes only (removing the rest would copy the whole backlog first).
+      pack.changes = Array(pack.changes.prefix(Self.maxChangesPerPush))
+      pack.checkpoint.clientSeq -= UInt32(left)
+    }
     let request = PushPullChangesRequest(
       clientID: clientID, documentID: documentID, changePack: WireChangePack(pack), pushOnly: pushOnly)
     let response: PushPullChangesResponse = try await rpc.call("PushPullChanges", request, shardKey: key)
@@ -59,6 +77,7 @@ extension DocumentSession {
     }
     try Task.checkCancellation()
     try await document.applyChangePack(model)
+    return left > 0
   }
 
   /// Reports a failed push-pull, fails the `sync()` calls it answered, and either schedules

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+import YorkieServer
+
+@testable import YorkieClient
+
+@Suite("Push-pull: a backlog goes in packs of at most maxChangesPerPush changes")
+struct ChunkedPushTests {
+  /// 2.5 packs' worth of one-character inserts.
+  static let edits = DocumentSession.maxChangesPerPush * 5 / 2
+
+  /// Types `edits` characters into the text `t`, one update each.
+  private func type(_ edits: Int, into doc: Document) async throws {
+    try await doc.update { root, _ in _ = root.setNewText("t") }
+    for index in 0..<edits {
+      try await doc.update { root, _ in _ = try root.text("t")!.edit(index, index, "x") }
+    }
+  }
+
+  @Test("sync() pushes a long backlog in several push-pulls and returns once all of it is acknowledged")
+  func manualSync() async throws {
+    try await withServer { url, server in
+      let client = try await activatedClient(url, key: "typist")
+      let doc = Document(key: "backlog")
+      try await client.attach(doc, syncMode: .manual)
+      try await type(Self.edits, into: doc)
+      let events = EventRecorder(client.events())
+      try await client.sync(doc)
+      #expect(await doc.hasLocalChanges == false)
+      #expect(try await doc.text(atPath: "$.t")?.string == String(repeating: "x", count: Self.edits))
+      let expected = await doc.toSortedJSON()
+      #expect(try await serverJSON(server, "backlog") == expected)
+      // 2,501 changes: three push-pulls, each reported.
+      #expect(await events.waitFor { _ in events.recorded.count >= 3 })
+      let synced = events.recorded.filter { if case .syncStatusChanged(_, .synced) = $0 { return true } else { return false } }
+      #expect(synced.count == 3)
+      try await client.deactivate()
+    }
+  }
+
+  @Test("a realtime client's burst of updates reaches the server and another client")
+  func realtimeBurst() async throws {
+    try await withServer { url, _ in
+      let a = try await activatedClient(url, key: "a")
+      let b = try await activatedClient(url, key: "b")
+      let docA = Document(key: "burst")
+      let docB = Document(key: "burst")
+      try await a.attach(docA)
+      try await b.attach(docB)
+      try await type(Self.edits, into: docA)
+      try await a.waitUntilAcknowledged(docA)
+      #expect(await docA.hasLocalChanges == false)
+      let expected = await docA.toSortedJSON()
+      #expect(await eventually { await docB.toSortedJSON() == expected })
+      try await a.deactivate()
+      try await b.deactivate()
+    }
+  }
+}
