@@ -192,6 +192,7 @@ public actor Client {
     await session.stop(with: YorkieError(.documentNotAttached, "document \"\(document.key)\" was detached"), awaitingInFlight: true)
     await document.recordPresenceClear()
     do {
+      try await pushBacklog(of: session)
       let pack = WireChangePack(try await document.createChangePack())
       let response: DetachDocumentResponse = try await rpc.call(
         "DetachDocument", DetachDocumentRequest(clientID: session.clientID, documentID: session.documentID, changePack: pack),
@@ -212,11 +213,12 @@ public actor Client {
     let session = try attachedSession(of: document)
     documents[document.key] = nil
     await session.stop(with: YorkieError(.documentRemoved, "document \"\(document.key)\" was removed"), awaitingInFlight: true)
-    // The pack's isRemoved is what removes the document on the server.
-    var request = try await document.createChangePack()
-    request.isRemoved = true
-    let pack = WireChangePack(request)
     do {
+      try await pushBacklog(of: session)
+      // The pack's isRemoved is what removes the document on the server.
+      var request = try await document.createChangePack()
+      request.isRemoved = true
+      let pack = WireChangePack(request)
       let response: RemoveDocumentResponse = try await rpc.call(
         "RemoveDocument", RemoveDocumentRequest(clientID: session.clientID, documentID: session.documentID, changePack: pack),
         shardKey: document.key)
@@ -284,6 +286,15 @@ public actor Client {
       throw YorkieError(.documentNotAttached, "document \"\(document.key)\" is not attached to this client")
     }
     return session
+  }
+
+  /// Pushes all but the last ``DocumentSession/maxChangesPerPush`` pending changes of a
+  /// stopped session, so that the final pack of a detach or remove stays within the server's
+  /// body limit.
+  private func pushBacklog(of session: DocumentSession) async throws {
+    while await session.document.pendingChanges.count > DocumentSession.maxChangesPerPush {
+      _ = try await session.pushPull(pushOnly: true)
+    }
   }
 
   /// A session stopped on its own: drop it; a client error deactivates the client.

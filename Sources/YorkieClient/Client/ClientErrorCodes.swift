@@ -73,3 +73,9 @@ extension YorkieError.Code {
   /// The server does not know the channel session (it expired): attach the channel again.
   public static let sessionNotFound = YorkieError.Code("sessionNotFound")
 }
+
+extension YorkieError.Code {
+  /// The server refused a request as too large (HTTP 413): a single change bigger than the
+  /// server's body limit. Retrying sends the same request and cannot help.
+  public static let requestTooLarge = YorkieError.Code("requestTooLarge")
+}

@@ -54,8 +54,9 @@ extension DocumentSession {
   }
 
   /// Sends the pending changes (the oldest ``maxChangesPerPush`` of them) and applies the
-  /// server's answer as a whole; returns whether changes are left to push.
-  private func pushPull(pushOnly: Bool) async throws -> Bool {
+  /// server's answer as a whole; returns whether changes are left to push. (Detach and remove
+  /// call it, after the loop stopped, to push a long backlog before their own pack.)
+  func pushPull(pushOnly: Bool) async throws -> Bool {
     var pack = try await document.createChangePack()
     let left = pack.changes.count - Self.maxChangesPerPush
     if left > 0 {

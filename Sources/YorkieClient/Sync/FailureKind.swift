@@ -34,6 +34,8 @@ enum FailureKind: Equatable {
       self = .fatal(remedy: "the document is no longer attached on the server (removed, or detached by housekeeping): attach a new Document")
     case .permissionDenied:
       self = .fatal(remedy: "the auth webhook refused this action: check the user's rights")
+    case .requestTooLarge:
+      self = .fatal(remedy: "a change is larger than the server accepts: make smaller updates (or raise the server's body limit)")
     case .invalidWireData, .invalidChangePack, .changeNotReady, .actorConflict:
       self = .fatal(remedy: "the server's answer could not be applied; this is a bug, please report it with the log")
     default:

@@ -47,6 +47,12 @@ extension YorkieError {
   /// The error for a non-200 answer to `method` without a Connect error body: the code is
   /// inferred from the HTTP status as Connect specifies.
   static func httpStatus(_ method: String, _ status: Int) -> YorkieError {
+    if status == 413 {
+      // Connect infers nothing better than `unknown` for 413, which a client would retry: the
+      // same request is refused again, for ever.
+      let error = ConnectError(code: .unknown, message: "HTTP status 413: the request is larger than the server accepts")
+      return YorkieError(.requestTooLarge, "\(method): the server refused the request as too large (HTTP 413)", underlying: error)
+    }
     let code = ConnectCode.inferred(fromHTTPStatus: status)
     return server(method, ConnectError(code: code, message: "HTTP status \(status) without a Connect error body"))
   }

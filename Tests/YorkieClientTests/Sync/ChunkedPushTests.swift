@@ -56,4 +56,38 @@ struct ChunkedPushTests {
       try await b.deactivate()
     }
   }
+
+  @Test("detach pushes a long backlog in packs before its own, and nothing is lost")
+  func detachBacklog() async throws {
+    try await withServer { url, server in
+      let client = try await activatedClient(url, key: "typist")
+      let doc = Document(key: "backlog-detach")
+      try await client.attach(doc, syncMode: .manual)
+      try await type(Self.edits, into: doc)
+      let expected = await doc.toSortedJSON()
+      try await client.detach(doc)
+      #expect(await doc.hasLocalChanges == false)
+      #expect(try await serverJSON(server, "backlog-detach") == expected)
+      try await client.deactivate()
+    }
+  }
+
+  @Test("a change larger than the server accepts (HTTP 413) stops the sync with a remedy instead of retrying for ever")
+  func tooLarge() async throws {
+    var configuration = YorkieDevServer.Configuration()
+    configuration.httpLimits.parser.maxBodyBytes = 64 * 1024
+    try await withServer(configuration) { url, _ in
+      let client = try await activatedClient(url, key: "big")
+      let events = EventRecorder(client.events())
+      let doc = Document(key: "too-large")
+      try await client.attach(doc)
+      try await doc.update { root, _ in root["blob"] = .string(String(repeating: "x", count: 100_000)) }
+      let stopped = await events.waitFor {
+        if case .stopped(let notice) = $0 { return notice.error.code == .requestTooLarge } else { return false }
+      }
+      #expect(stopped, "\(events.recorded)")
+      #expect(!events.recorded.contains { if case .retrying = $0 { return true } else { return false } })
+      try? await client.deactivate()
+    }
+  }
 }
