@@ -25,13 +25,17 @@ struct CancellationTests {
     }
   }
 
-  @Test("a client released without deactivating ends its streams and tasks")
+  @Test("a client released without deactivating ends its streams, tasks and connections")
   func releaseEndsEverything() async throws {
     try await withServer { url, server in
+      // Through the proxy, which counts the client's open connections.
+      let proxy = try FaultProxy(target: url)
+      let proxyURL = proxy.start()
+      defer { proxy.stop() }
       weak var released: Client?
       let doc = Document(key: "released-doc")
       do {
-        let client = try await activatedClient(url, key: "a")
+        let client = try await activatedClient(proxyURL, key: "a")
         released = client
         try await client.attach(doc)
         try await client.attach(Channel(key: "released-room"))
@@ -41,6 +45,7 @@ struct CancellationTests {
       }
       #expect(await eventually { released == nil }, "the client is still referenced")
       #expect(await eventually { Self.streams(server) == 0 }, "\(Self.streams(server)) streams left")
+      #expect(await eventually { proxy.counters.open == 0 }, "\(proxy.counters.open) connections left open")
       // The document stays usable on its own.
       try await doc.update { root, _ in root["y"] = 2 }
       #expect(await doc.toSortedJSON() == #"{"x":1,"y":2}"#)
