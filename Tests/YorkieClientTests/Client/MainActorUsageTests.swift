@@ -98,3 +98,17 @@ struct MainActorUsageTests {
     try await bob.close()
   }
 }
+
+@Suite("The planned API's server lines")
+struct PlannedServerAPITests {
+  @Test("DevServer.start(port: 0), Client(server.url), await server.stop() work as docs/api.md writes them")
+  func plannedLines() async throws {
+    let server = try await DevServer.start(port: 0)
+    let client = Client(server.url)
+    try await client.activate()
+    #expect(await client.status == .activated)
+    try await client.deactivate()
+    await server.stop()
+    #expect(server.server.url == nil)
+  }
+}
