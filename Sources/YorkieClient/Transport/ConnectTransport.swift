@@ -1,3 +1,4 @@
+import CRDT
 import Foundation
 import YorkieProtocol
 
@@ -21,12 +22,33 @@ import YorkieProtocol
 /// `cancelled` when no answer came, `invalidWireData` for an answer
 /// that does not decode; a cancelled caller gets `CancellationError`.
 ///
-/// All tasks run on one session whose delegate (a serial queue of its own) sees bodies as they
-/// arrive, the only way to stream on Linux. Call ``invalidate()`` when done with the transport.
+/// Tasks run on two long-lived sessions, one for unary calls and one for streams, whose
+/// delegates (on a serial queue of the transport's own) see bodies as they arrive, the only way
+/// to stream on Linux. Call ``invalidate()`` when done with the transport.
+///
+/// ## A stream never opens a connection
+///
+/// On Linux, FoundationNetworking watches libcurl's sockets with dispatch sources, and it
+/// never removes a write source that libcurl no longer wants: a new connection gets one while
+/// it connects, and it stays until that connection's first request ends. The socket being
+/// writable, the source fires again and again, and each time libcurl only finds nothing to
+/// read: a core spins at ~90 % for as long as the request runs. For a unary call that is as
+/// long as its answer takes (a moment, or up to the request timeout on a network that swallows
+/// packets; this is left as it is), but for a Watch stream that happens to open a new
+/// connection (when every idle connection of the session is busy with other calls) it is
+/// forever. A connection that a finished request gave back starts its next request clean.
+///
+/// So a stream is opened only on such a connection: stream openings take turns
+/// (``OpeningLine``) on a session that only streams use; each first sends a health check
+/// (`GET …/yorkie.v1.YorkieService/health`), whose connection is then idle, and the stream
+/// takes it. The turn ends when the stream's body went out (it has its connection), and the
+/// check costs one round trip per opening. When the check fails, the stream opens anyway (on
+/// a new connection, to fail or work as it would have).
 package final class ConnectTransport: Sendable {
   /// How long calls may take.
   package struct Timeouts: Sendable {
-    /// A unary call fails with `timedOut` when no byte arrives for this many seconds.
+    /// A unary call (or the health check before a stream) fails with `timedOut` when no byte
+    /// arrives for this many seconds.
     package var request: TimeInterval
     /// A stream fails with `timedOut` when no byte arrives for this many seconds; Yorkie sends
     /// no heartbeats, so a quiet Watch stream needs a very long one (a week by default).
@@ -54,10 +76,19 @@ package final class ConnectTransport: Sendable {
   package let userAgent: String
   /// The timeouts.
   package let timeouts: Timeouts
-  /// The one session of this transport.
+  /// The session of unary calls.
   private let session: URLSession
-  /// The session's delegate, which routes task events to calls.
+  /// The delegate of `session`, which routes task events to calls.
   private let delegate: SessionDelegate
+  /// The session of streams (and of the health checks before them).
+  private let streamSession: URLSession
+  /// The delegate of `streamSession`.
+  private let streamDelegate: SessionDelegate
+  /// The stream openings, one at a time.
+  private let openings = OpeningLine()
+  /// Whether ``invalidate()`` was called; guards the creation of tasks, since a session traps
+  /// when asked for a task after its invalidation.
+  private let invalidated = Locked(false)
 
   /// Creates a transport; it connects lazily, on the first call.
   ///
@@ -86,13 +117,28 @@ package final class ConnectTransport: Sendable {
     let queue = OperationQueue()
     queue.name = "YorkieClient.ConnectTransport"
     queue.maxConcurrentOperationCount = 1
+    // Task identifiers are per session: each session routes through a delegate of its own.
     delegate = SessionDelegate()
     session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+    streamDelegate = SessionDelegate()
+    streamSession = URLSession(configuration: configuration, delegate: streamDelegate, delegateQueue: queue)
   }
 
-  /// Cancels every running call and releases the session; the transport cannot be used after.
+  /// Cancels every running call and releases the sessions. Calls made after fail with
+  /// ``YorkieError/Code/cancelled``.
   package func invalidate() {
+    let first: Bool = invalidated.withLock { invalidated in
+      defer { invalidated = true }
+      return !invalidated
+    }
+    guard first else { return }
     session.invalidateAndCancel()
+    streamSession.invalidateAndCancel()
+  }
+
+  /// A task for `request` on `session`; nil once the transport is invalidated.
+  private func makeTask(_ request: URLRequest, on session: URLSession) -> URLSessionDataTask? {
+    invalidated.withLock { invalidated in invalidated ? nil : session.dataTask(with: request) }
   }
 
   /// Calls a unary RPC: POSTs `request` as JSON and decodes the answer.
@@ -112,20 +158,12 @@ package final class ConnectTransport: Sendable {
     var urlRequest = try await makeRequest(method, shardKey: shardKey, contentType: "application/json")
     urlRequest.httpBody = request.jsonData
     urlRequest.timeoutInterval = timeouts.request
-    let task = session.dataTask(with: urlRequest)
-    let canceller = TaskCanceller()
     let answer: UnaryCall.Answer
     do {
-      answer = try await withTaskCancellationHandler {
-        try await withCheckedThrowingContinuation { continuation in
-          delegate.register(task, UnaryCall(continuation))
-          canceller.start(task)
-        }
-      } onCancel: {
-        canceller.cancel()
-      }
+      answer = try await exchange(urlRequest, on: session, delegate)
+    } catch is CancellationError {
+      throw CancellationError()
     } catch let error as URLError {
-      if error.code == .cancelled, canceller.isCancelled { throw CancellationError() }
       throw YorkieError.transport(method, error)
     } catch {
       throw YorkieError.transport(method, other: error)
@@ -148,6 +186,9 @@ package final class ConnectTransport: Sendable {
   /// a stopping server, is a server's error with code `canceled`). Cancelling the consuming task,
   /// or dropping the sequence, cancels the HTTP request, and the server sees the client leave.
   ///
+  /// The request goes out on a connection that a health check just left idle, after the
+  /// streams opened before it (see "A stream never opens a connection" above).
+  ///
   /// - Parameters:
   ///   - method: The RPC's name, such as `Watch`.
   ///   - request: The request message.
@@ -169,14 +210,64 @@ package final class ConnectTransport: Sendable {
         }
         urlRequest.httpBody = Data(ConnectEnvelope(message: request).bytes)
         urlRequest.timeoutInterval = timeouts.streamIdle
-        let task = session.dataTask(with: urlRequest)
-        delegate.register(task, StreamCall(method: method, continuation: continuation, canceller: canceller))
+        // Cancelled while waiting: the consumer is gone, and nobody is left to tell.
+        guard let turn = await openings.enter() else { return }
+        await prepareStreamConnection(shardKey: shardKey)
+        guard !Task.isCancelled else {
+          turn.end()
+          return
+        }
+        guard let task = makeTask(urlRequest, on: streamSession) else {
+          turn.end()
+          continuation.finish(throwing: YorkieError.transport(method, URLError(.cancelled)))
+          return
+        }
+        streamDelegate.register(
+          task, StreamCall(method: method, continuation: continuation, canceller: canceller, onConnection: { turn.end() }))
+        // Bounds the wait of the next openings should no sign of the connection ever come.
+        turn.end(after: timeouts.request)
         canceller.start(task)
       }
       continuation.onTermination = { _ in
         opening.cancel()
         canceller.cancel()
       }
+    }
+  }
+
+  /// Leaves an idle connection to the server in the stream session, for the next stream to
+  /// take (see "A stream never opens a connection" above): sends the health check and waits
+  /// for its answer, whatever it is. Returns early, without an error, when the check fails or
+  /// the calling task is cancelled.
+  private func prepareStreamConnection(shardKey: String) async {
+    var request = URLRequest(url: baseURL.appendingPathComponent("yorkie.v1.YorkieService").appendingPathComponent("health"))
+    request.httpMethod = "GET"
+    if let apiKey { request.setValue(apiKey, forHTTPHeaderField: "x-api-key") }
+    request.setValue("\(apiKey ?? "")/\(shardKey)", forHTTPHeaderField: "x-shard-key")
+    request.setValue(userAgent, forHTTPHeaderField: "x-yorkie-user-agent")
+    request.timeoutInterval = timeouts.request
+    _ = try? await exchange(request, on: streamSession, streamDelegate)
+  }
+
+  /// Sends `request` on `session` (whose delegate is `delegate`) and gathers the whole answer.
+  ///
+  /// - Throws: `CancellationError` when the calling task is cancelled; else the task's error,
+  ///   a `URLError` (the status is not checked: an error answer is an answer), `cancelled`
+  ///   when the transport is invalidated.
+  private func exchange(_ request: URLRequest, on session: URLSession, _ delegate: SessionDelegate) async throws -> UnaryCall.Answer {
+    guard let task = makeTask(request, on: session) else { throw URLError(.cancelled) }
+    let canceller = TaskCanceller()
+    do {
+      return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { continuation in
+          delegate.register(task, UnaryCall(continuation))
+          canceller.start(task)
+        }
+      } onCancel: {
+        canceller.cancel()
+      }
+    } catch let error as URLError where error.code == .cancelled && canceller.isCancelled {
+      throw CancellationError()
     }
   }
 

@@ -12,8 +12,15 @@ protocol TaskSink: AnyObject, Sendable {
   func received(response: URLResponse)
   /// Body bytes arrived (a chunk: any part of the body, as the network delivered it).
   func received(data: Data)
+  /// Request body bytes went out: the request has its connection.
+  func sentBody()
   /// The task ended: `error` is nil after a complete body.
   func completed(error: (any Error)?)
+}
+
+extension TaskSink {
+  /// Most sinks do not care when the request body goes out.
+  func sentBody() {}
 }
 
 /// The session-level delegate of a ``ConnectTransport``'s `URLSession`: routes each task's
@@ -51,6 +58,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
   /// Hands a body chunk to the task's sink.
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
     sink(dataTask)?.received(data: data)
+  }
+
+  /// Tells the task's sink that request body bytes went out.
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+    totalBytesExpectedToSend: Int64
+  ) {
+    sink(task)?.sentBody()
   }
 
   /// Tells the task's sink that the task ended, and forgets the sink.

@@ -26,16 +26,37 @@ final class StreamCall<Response: WireMessage>: TaskSink, @unchecked Sendable {
   private var errorBody = Data()
   /// Whether the sequence was ended (by the end-of-stream envelope or a broken body).
   private var ended = false
+  /// Called once, at the first sign that the request has its connection (its body went out,
+  /// its head came back, or it ended); nil once called.
+  private var onConnection: (@Sendable () -> Void)?
 
-  /// A sink feeding `continuation` for a call of `method`.
-  init(method: String, continuation: AsyncThrowingStream<Response, any Error>.Continuation, canceller: TaskCanceller) {
+  /// A sink feeding `continuation` for a call of `method`; `onConnection` runs once, as soon as
+  /// the request is known to have its connection (or ended without one).
+  init(
+    method: String, continuation: AsyncThrowingStream<Response, any Error>.Continuation, canceller: TaskCanceller,
+    onConnection: (@Sendable () -> Void)? = nil
+  ) {
     self.method = method
     self.continuation = continuation
     self.canceller = canceller
+    self.onConnection = onConnection
+  }
+
+  /// Runs `onConnection`, the first time only.
+  private func hasConnection() {
+    let call = onConnection
+    onConnection = nil
+    call?()
+  }
+
+  /// The request's body went out, so it has its connection.
+  func sentBody() {
+    hasConnection()
   }
 
   /// Records the status.
   func received(response: URLResponse) {
+    hasConnection()
     guard let http = response as? HTTPURLResponse else { return }
     status = http.statusCode
     contentType = http.value(forHTTPHeaderField: "Content-Type")
@@ -66,6 +87,7 @@ final class StreamCall<Response: WireMessage>: TaskSink, @unchecked Sendable {
 
   /// Ends the sequence when the body ended without its end-of-stream envelope.
   func completed(error: (any Error)?) {
+    hasConnection()
     guard !ended else { return }
     if let error {
       let urlError = error as? URLError

@@ -31,6 +31,71 @@ struct ConnectTransportStreamTests {
     }
   }
 
+  @Test("streams opened at once on a transport without connections all start, one after another, without waiting for timeouts")
+  func openedAtOnce() async throws {
+    try await withServer { url, _ in
+      let a = try await TransportReplica(url: url, key: "doc-at-once", clientKey: "a")
+      try await a.attach()
+      // Openings take turns; a turn that ended only by its fallback would hold the next for 10 s.
+      let transport = ConnectTransport(baseURL: url, timeouts: .init(request: 10))
+      defer { transport.invalidate() }
+      let request = WatchRequest(clientID: a.clientID, resources: [.document(WireDocumentResource(documentID: a.documentID))])
+      let started = ContinuousClock.now
+      try await withThrowingTaskGroup(of: Bool.self) { group in
+        for _ in 0..<6 {
+          group.addTask {
+            var watch = transport.stream("Watch", request, shardKey: "doc-at-once", as: WatchResponse.self).makeAsyncIterator()
+            guard case .initialization? = try await watch.next() else { return false }
+            return true
+          }
+        }
+        for try await initialized in group { #expect(initialized) }
+      }
+      #expect(ContinuousClock.now - started < .seconds(5))
+    }
+  }
+
+  @Test("calls after invalidate fail with cancelled; streams opening meanwhile end (a session traps on a task after it)")
+  func afterInvalidate() async throws {
+    try await withServer { url, _ in
+      let a = try await TransportReplica(url: url, key: "doc-invalidate", clientKey: "a")
+      try await a.attach()
+      let request = WatchRequest(clientID: a.clientID, resources: [.document(WireDocumentResource(documentID: a.documentID))])
+      // Invalidated while the stream waits for its turn, sends its health check, or starts.
+      for delay in [0, 100, 500, 1_000, 3_000] {
+        let transport = ConnectTransport(baseURL: url)
+        let streams = (0..<3).map { _ in transport.stream("Watch", request, shardKey: "doc-invalidate", as: WatchResponse.self) }
+        try await Task.sleep(nanoseconds: UInt64(delay) * 1_000)
+        transport.invalidate()
+        for stream in streams {
+          do {
+            for try await _ in stream {}
+          } catch let error as YorkieError {
+            #expect(error.code == .cancelled)
+          }
+        }
+      }
+      let transport = ConnectTransport(baseURL: url)
+      transport.invalidate()
+      transport.invalidate()
+      do {
+        let _: ActivateClientResponse = try await transport.unary(
+          "ActivateClient", ActivateClientRequest(clientKey: "late"), shardKey: "late")
+        Issue.record("the call succeeded")
+      } catch let error as YorkieError {
+        #expect(error.code == .cancelled)
+      }
+      do {
+        for try await message in transport.stream("Watch", request, shardKey: "doc-invalidate", as: WatchResponse.self) {
+          Issue.record("unexpected message \(message)")
+        }
+        Issue.record("the stream ended cleanly")
+      } catch let error as YorkieError {
+        #expect(error.code == .cancelled)
+      }
+    }
+  }
+
   @Test("a stopping server ends the stream with canceled")
   func serverStops() async throws {
     let server = YorkieDevServer()
