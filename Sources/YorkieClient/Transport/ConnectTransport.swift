@@ -235,11 +235,19 @@ package final class ConnectTransport: Sendable {
     }
   }
 
-  /// Leaves an idle connection to the server in the stream session, for the next stream to
-  /// take (see "A stream never opens a connection" above): sends the health check and waits
+  /// On Linux, leaves an idle connection to the server in the stream session, for the next
+  /// stream to take (see "A stream never opens a connection" above): sends the health check and waits
   /// for its answer, whatever it is. Returns early, without an error, when the check fails or
   /// the calling task is cancelled.
   private func prepareStreamConnection(shardKey: String) async {
+    #if canImport(FoundationNetworking)
+      await sendHealthCheck(shardKey: shardKey)
+    #endif
+    // Apple's URLSession has no such fault: a stream opens its connection itself there.
+  }
+
+  /// The health check of ``prepareStreamConnection(shardKey:)``.
+  private func sendHealthCheck(shardKey: String) async {
     var request = URLRequest(url: baseURL.appendingPathComponent("yorkie.v1.YorkieService").appendingPathComponent("health"))
     request.httpMethod = "GET"
     if let apiKey { request.setValue(apiKey, forHTTPHeaderField: "x-api-key") }
