@@ -90,6 +90,42 @@ import Testing
     #expect(await target.toSortedJSON() == source.toSortedJSON())
   }
 
+  /// The server's materialized documents: a replica that loaded a snapshot and applied changes
+  /// (never setting its actor), once its clocks are reset, is interchangeable with a fresh
+  /// replica that loads its snapshot with its version vector.
+  @Test func resetClocksMatchLoadingTheOwnSnapshot() async throws {
+    let source = try await richDocument()
+    let kept = Document(key: "")
+    try await kept.applyChangePack(ChangePack(key: "", checkpoint: .initial, changes: [],
+                                              versionVector: await source.versionVector, snapshot: await source.snapshot()))
+    // More changes of the source reach the kept replica as a server's answer would bring them.
+    try await source.update { root, _ in
+      _ = try root.text("text")!.edit(2, 4, "ab")
+      try root.array("list")!.move(from: 0, to: 2)
+    }
+    try await source.update { root, _ in root["over"] = 3 }
+    try await kept.applyChangePack(ChangePack(key: "", checkpoint: .initial, changes: await source.pendingChanges))
+    _ = await kept.garbageCollect(minSyncedVersionVector: VersionVector([alice: 2]))
+    let data = await kept.snapshot()
+    let fresh = Document(key: "")
+    try await fresh.applyChangePack(ChangePack(key: "", checkpoint: .initial, changes: [], versionVector: await kept.versionVector, snapshot: data))
+    #expect(await kept.changeID != fresh.changeID)
+    try await kept.resetClocksAsLoadedFromOwnSnapshot()
+    #expect(await kept.changeID == fresh.changeID)
+    #expect(await kept.snapshot() == fresh.snapshot())
+    // Both go on alike.
+    try await source.update { root, _ in _ = try root.text("text")!.edit(0, 1, "Z") }
+    let next = Array(await source.pendingChanges.suffix(1))
+    try await kept.applyChangePack(ChangePack(key: "", checkpoint: .initial, changes: next))
+    try await fresh.applyChangePack(ChangePack(key: "", checkpoint: .initial, changes: next))
+    #expect(await kept.snapshot() == fresh.snapshot())
+    #expect(await kept.versionVector == fresh.versionVector)
+    // Only a replica without an actor of its own, changes or subscribers may reset.
+    await #expect(throws: YorkieError.self) { try await source.resetClocksAsLoadedFromOwnSnapshot() }
+    _ = await fresh.events()
+    await #expect(throws: YorkieError.self) { try await fresh.resetClocksAsLoadedFromOwnSnapshot() }
+  }
+
   @Test func snapshotKeepsUnacknowledgedLocalChanges() async throws {
     let source = try await richDocument()
     let data = await source.snapshot()

@@ -213,6 +213,25 @@ public actor Document {
     return root.garbageCollect(minSyncedVersionVector)
   }
 
+  /// Sets the clocks to what a fresh replica would have right after loading this replica's own
+  /// snapshot with its own version vector (``applyChangePack(_:)`` with a snapshot pack), so
+  /// that this replica goes on exactly as that fresh one would. The server keeps a
+  /// materialized document after storing its snapshot instead of decoding that snapshot again,
+  /// and calls this to make the two interchangeable (the content already is: the snapshot holds
+  /// all of it, tombstones and presences included).
+  ///
+  /// Only for a replica that never set its actor, made no change and has no subscriber.
+  ///
+  /// - Throws: ``YorkieError`` `invalidArgument` otherwise; nothing changes then.
+  package func resetClocksAsLoadedFromOwnSnapshot() throws {
+    guard changeID.actorID == .initial, changeID.clientSeq == 0, localChanges.isEmpty, subscribers.isEmpty else {
+      throw YorkieError(.invalidArgument, "only a replica that never set its actor, made no change and has no subscriber can reset its clocks")
+    }
+    changeID = ChangeID.initial.synced(withSnapshotVector: changeID.versionVector)
+    lastClientSeq = [:]
+    loadedSnapshot = true
+  }
+
   // MARK: - Identity
 
   /// Sets the actor that issues this replica's tickets. A client calls it when it attaches the
