@@ -70,3 +70,60 @@ package enum Base64 {
     return seen & invalid == 0 ? output : nil
   }
 }
+
+extension Base64 {
+  /// The standard alphabet's digits, by value.
+  private static let digits: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+  /// Appends the padded, standard base64 of `data` to `output`: what protobuf JSON writes,
+  /// and byte for byte Foundation's `base64EncodedString()`.
+  package static func encode(_ data: Data, into output: inout [UInt8]) {
+    guard data.count <= 48 else {
+      // Foundation's encoder is the faster on large values (a 3 MB snapshot: 1.8 ms, against
+      // 3.4 ms for the loop below); its text is copied in whole, as WireJSON.writeString
+      // copies strings (appending the UTF8View itself went byte by byte: 2.8 ms more).
+      var text = data.base64EncodedString()
+      text.withUTF8 { output.append(contentsOf: $0) }
+      return
+    }
+    // Short values (actor ids: 12 bytes) without a String in between, read by index (a Data's
+    // iterator is slow).
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(data.count)
+    let start = data.startIndex
+    for offset in 0..<data.count { bytes.append(data[start + offset]) }
+    encode(bytes: bytes, into: &output)
+  }
+
+  /// Appends the padded, standard base64 of `input` to `output`.
+  package static func encode(bytes input: [UInt8], into output: inout [UInt8]) {
+    let digits = digits
+    // Room for the whole encoding first (padding included), then writes by index.
+    var o = output.count
+    output.append(contentsOf: repeatElement(UInt8(ascii: "="), count: (input.count + 2) / 3 * 4))
+    var i = 0
+    while i + 3 <= input.count, o + 4 <= output.count {
+      let a = input[i], b = input[i + 1], c = input[i + 2]
+      output[o] = digits[Int(a >> 2)]
+      output[o + 1] = digits[Int((a & 0x03) << 4 | b >> 4)]
+      output[o + 2] = digits[Int((b & 0x0F) << 2 | c >> 6)]
+      output[o + 3] = digits[Int(c & 0x3F)]
+      i += 3
+      o += 4
+    }
+    // The last group, when the input is not a multiple of three: its "=" are in place.
+    switch input.count - i {
+    case 1:
+      let a = input[i]
+      output[o] = digits[Int(a >> 2)]
+      output[o + 1] = digits[Int((a & 0x03) << 4)]
+    case 2:
+      let a = input[i], b = input[i + 1]
+      output[o] = digits[Int(a >> 2)]
+      output[o + 1] = digits[Int((a & 0x03) << 4 | b >> 4)]
+      output[o + 2] = digits[Int((b & 0x0F) << 2)]
+    default:
+      break
+    }
+  }
+}
