@@ -585,6 +585,18 @@ public actor Document {
     DocumentSnapshot(root: root.object, presences: presenceMap).encoded
   }
 
+  /// The bytes of ``snapshot()``, and the part of them that encodes the root (the snapshot's
+  /// first field).
+  ///
+  /// - Parameter rootField: The root's part from an earlier call, reused as is: only when the
+  ///   root has not changed since (no operation applied, no garbage purged, no snapshot
+  ///   loaded: presences may have changed). The server's materialized documents pass it
+  ///   between attaches that add nothing but a presence.
+  package func snapshotBytes(reusingRootField rootField: [UInt8]? = nil) -> (bytes: [UInt8], rootField: [UInt8]) {
+    let root = rootField ?? DocumentSnapshot.rootField(self.root.object)
+    return (root + DocumentSnapshot(root: self.root.object, presences: presenceMap).presenceFields, root)
+  }
+
   private func apply(_ change: Change, journal: Journal, wantsInfo: Bool) throws -> [DocEvent] {
     var infos: [OperationInfo] = []
     for operation in change.operations {

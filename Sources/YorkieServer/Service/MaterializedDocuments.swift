@@ -20,8 +20,8 @@ import Foundation
 /// when done (``checkIn(_:_:)``): two builds never touch one entry at once; a build that
 /// finds none builds from the stored snapshot, as without a cache.
 ///
-/// **Bounds.** Entries are counted at ``bytesPerSnapshotByte`` times their snapshot's size and
-/// held within `budget` bytes, the least recently used going first; a document's entry goes
+/// **Bounds.** Entries are counted at ``bytesPerSnapshotByte`` times their snapshot's size (plus
+/// the root's encoding they keep) and held within `budget` bytes, the least recently used going first; a document's entry goes
 /// when the document is removed; `budget` 0 keeps nothing.
 package final class MaterializedDocuments: Sendable {
   /// A materialized document (see the type's description).
@@ -36,9 +36,22 @@ package final class MaterializedDocuments: Sendable {
     package var through: Int64
     /// The size of its last encoding, which bounds its memory (see ``bytesPerSnapshotByte``).
     package var snapshotBytes: Int
+    /// The encoding of its root (the snapshot's first field) as it is now, when known: while
+    /// only presences change (the attaches of new clients), snapshots reuse it instead of
+    /// encoding the root again.
+    package var rootField: [UInt8]?
+
+    package init(document: Document, baseSeq: Int64, base: [UInt8], through: Int64, snapshotBytes: Int, rootField: [UInt8]? = nil) {
+      self.document = document
+      self.baseSeq = baseSeq
+      self.base = base
+      self.through = through
+      self.snapshotBytes = snapshotBytes
+      self.rootField = rootField
+    }
 
     /// The memory it is counted at.
-    var cost: Int { max(snapshotBytes, 1) * MaterializedDocuments.bytesPerSnapshotByte }
+    var cost: Int { max(snapshotBytes, 1) * MaterializedDocuments.bytesPerSnapshotByte + (rootField?.count ?? 0) }
 
     /// Whether it can stand in for loading `base` at `baseSeq` (nil: no stored snapshot) and
     /// applying the changes up to `through`.

@@ -57,9 +57,15 @@ enum SnapshotBuilder {
             key: "", checkpoint: .initial, changes: [], versionVector: vector, snapshot: Data(base.data)))
         }
       }
+      // The root's encoding stays valid while nothing but presences changes.
+      var rootField = reused ? cached?.rootField : nil
       var changes: [Change] = []
       changes.reserveCapacity(job.changes.count - first)
-      for index in first..<job.changes.count { changes.append(try job.changes[index].model("changes[\(index)]")) }
+      for index in first..<job.changes.count {
+        let change = try job.changes[index].model("changes[\(index)]")
+        if !change.operations.isEmpty { rootField = nil }
+        changes.append(change)
+      }
       if !changes.isEmpty {
         try await document.applyChangePack(ChangePack(key: "", checkpoint: .initial, changes: changes))
       }
@@ -67,11 +73,12 @@ enum SnapshotBuilder {
       if let minimum = job.minVersionVector {
         let vector = try WireVersionVector(vector: minimum).model("minVersionVector")
         collected = await document.garbageCollect(minSyncedVersionVector: vector)
+        if collected > 0 { rootField = nil }
       }
-      let data = Array(await document.snapshot())
+      let (data, root) = await document.snapshotBytes(reusingRootField: rootField)
       let vector = await WireVersionVector(document.versionVector).vector
       let entry = MaterializedDocuments.Entry(
-        document: document, baseSeq: baseSeq, base: job.base?.data ?? [], through: through, snapshotBytes: data.count)
+        document: document, baseSeq: baseSeq, base: job.base?.data ?? [], through: through, snapshotBytes: data.count, rootField: root)
       return Built(data: data, versionVector: vector, materialized: entry, collected: collected, reused: reused)
     } catch let error as ServiceError {
       throw error
