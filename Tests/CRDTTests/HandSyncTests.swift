@@ -247,6 +247,11 @@ struct HandSyncTests {
     #expect(ActorID.random() != ActorID.random())
     #expect(try ActorID(bytes: a[0].bytes) == a[0])
     #expect(try ActorID(hex: a[0].hex) == a[0])
+    // The bytes are big-endian, and a slice of a larger Data reads from its own start.
+    let known = try ActorID(hex: "0102030405060708090a0bfc")
+    #expect(Array(known.bytes) == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0xFC])
+    #expect(try ActorID(bytes: Data([0xEE, 0xEE] + Array(known.bytes)).dropFirst(2)) == known)
+    #expect(throws: YorkieError.self) { try ActorID(bytes: Data(known.bytes.dropLast())) }
   }
 }
 

@@ -90,6 +90,55 @@ import Testing
     #expect(await target.toSortedJSON() == source.toSortedJSON())
   }
 
+  /// The server's materialized documents: a replica that loaded a snapshot and applied changes
+  /// (never setting its actor), once its clocks are reset, is interchangeable with a fresh
+  /// replica that loads its snapshot with its version vector.
+  @Test func resetClocksMatchLoadingTheOwnSnapshot() async throws {
+    let source = try await richDocument()
+    let kept = Document(key: "")
+    try await kept.applyChangePack(ChangePack(key: "", checkpoint: .initial, changes: [],
+                                              versionVector: await source.versionVector, snapshot: await source.snapshot()))
+    // More changes of the source reach the kept replica as a server's answer would bring them.
+    try await source.update { root, _ in
+      _ = try root.text("text")!.edit(2, 4, "ab")
+      try root.array("list")!.move(from: 0, to: 2)
+    }
+    try await source.update { root, _ in root["over"] = 3 }
+    try await kept.applyChangePack(ChangePack(key: "", checkpoint: .initial, changes: await source.pendingChanges))
+    _ = await kept.garbageCollect(minSyncedVersionVector: VersionVector([alice: 2]))
+    let data = await kept.snapshot()
+    let fresh = Document(key: "")
+    try await fresh.applyChangePack(ChangePack(key: "", checkpoint: .initial, changes: [], versionVector: await kept.versionVector, snapshot: data))
+    #expect(await kept.changeID != fresh.changeID)
+    try await kept.resetClocksAsLoadedFromOwnSnapshot()
+    #expect(await kept.changeID == fresh.changeID)
+    #expect(await kept.snapshot() == fresh.snapshot())
+    // Both go on alike.
+    try await source.update { root, _ in _ = try root.text("text")!.edit(0, 1, "Z") }
+    let next = Array(await source.pendingChanges.suffix(1))
+    try await kept.applyChangePack(ChangePack(key: "", checkpoint: .initial, changes: next))
+    try await fresh.applyChangePack(ChangePack(key: "", checkpoint: .initial, changes: next))
+    #expect(await kept.snapshot() == fresh.snapshot())
+    #expect(await kept.versionVector == fresh.versionVector)
+    // Only a replica without an actor of its own, changes or subscribers may reset.
+    await #expect(throws: YorkieError.self) { try await source.resetClocksAsLoadedFromOwnSnapshot() }
+    _ = await fresh.events()
+    await #expect(throws: YorkieError.self) { try await fresh.resetClocksAsLoadedFromOwnSnapshot() }
+  }
+
+  @Test func snapshotBytesReuseTheRootFieldWhileOnlyPresencesChange() async throws {
+    let doc = try await richDocument()
+    let (bytes, rootField) = await doc.snapshotBytes()
+    #expect(Data(bytes) == (await doc.snapshot()))
+    #expect(Array(bytes.prefix(rootField.count)) == rootField)
+    // A presence change leaves the root alone: the reused root gives the fresh bytes.
+    try await doc.update { _, presence in presence.set(["cursor": .integer(9)]) }
+    let reused = await doc.snapshotBytes(reusingRootField: rootField)
+    #expect(Data(reused.bytes) == (await doc.snapshot()))
+    #expect(reused.rootField == rootField)
+    #expect(reused.bytes != bytes)
+  }
+
   @Test func snapshotKeepsUnacknowledgedLocalChanges() async throws {
     let source = try await richDocument()
     let data = await source.snapshot()
@@ -313,5 +362,40 @@ import Testing
       return try r.int32()
     }
     #expect(decoded == -2)
+  }
+
+  /// Nested messages of every length class (one-byte prefixes, prefixes written at once, and
+  /// long ones whose prefixes are inserted when the bytes are read) give the bytes a direct
+  /// encoding gives: tag, minimal varint length, body.
+  @Test func nestedMessageLengthsAtEverySize() {
+    func varint(_ value: Int) -> [UInt8] {
+      var value = UInt64(value)
+      var out: [UInt8] = []
+      while value >= 0x80 {
+        out.append(UInt8(truncatingIfNeeded: value) | 0x80)
+        value >>= 7
+      }
+      return out + [UInt8(value)]
+    }
+    func field(_ number: Int, _ body: [UInt8]) -> [UInt8] { varint(number << 3 | 2) + varint(body.count) + body }
+    let sizes = [0, 1, 127, 128, 129, 4_000, 4_095, 4_096, 4_097, 16_383, 16_384, 70_000, 2_097_152]
+    for size in sizes {
+      let leaf = [UInt8](repeating: 0x61, count: size)
+      // Three levels: outer(1) { middle(2) { leaf bytes(3) }, a second small field(4) }, then
+      // a sibling message(5) after the outer one, and a varint field to close.
+      var writer = ProtoWriter()
+      writer.message(1) { w in
+        w.message(2) { w in w.bytes(3, leaf) }
+        w.message(4) { w in w.int64(1, 7) }
+      }
+      writer.message(5) { w in
+        w.message(6) { w in w.bytes(3, leaf) }
+      }
+      writer.int64(7, 9)
+      let middle = field(2, size == 0 ? [] : field(3, leaf))
+      let expected = field(1, middle + field(4, [0x08, 0x07])) + field(5, field(6, size == 0 ? [] : field(3, leaf))) + [0x38, 0x09]
+      #expect(writer.bytes == expected, "leaf of \(size) bytes")
+      #expect(writer.data == Data(expected))
+    }
   }
 }

@@ -121,7 +121,15 @@ struct RPCCodec: Sendable {
   let response: @Sendable (WireJSON) throws -> WireJSON
 
   static func of<Request: WireMessage, Response: WireMessage>(_ request: Request.Type, _ response: Response.Type) -> RPCCodec {
-    RPCCodec(request: { try Request(json: $0, path: "request").json }, response: { try Response(json: $0, path: "response").json })
+    RPCCodec(request: { checkedJSON(try Request(json: $0, path: "request")) }, response: { checkedJSON(try Response(json: $0, path: "response")) })
+  }
+
+  /// The message's JSON tree, after checking that the bytes written straight from its fields
+  /// (``WireMessage/jsonBytes``) are the tree's, byte for byte.
+  static func checkedJSON<M: WireMessage>(_ message: M) -> WireJSON {
+    let tree = message.json
+    #expect(message.jsonBytes == tree.bytes, "\(M.self): the bytes written from the fields differ from the tree's:\n\(String(decoding: message.jsonBytes, as: UTF8.self))\nvs\n\(tree.text)")
+    return tree
   }
 
   static let byName: [String: RPCCodec] = [

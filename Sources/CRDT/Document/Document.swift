@@ -213,6 +213,25 @@ public actor Document {
     return root.garbageCollect(minSyncedVersionVector)
   }
 
+  /// Sets the clocks to what a fresh replica would have right after loading this replica's own
+  /// snapshot with its own version vector (``applyChangePack(_:)`` with a snapshot pack), so
+  /// that this replica goes on exactly as that fresh one would. The server keeps a
+  /// materialized document after storing its snapshot instead of decoding that snapshot again,
+  /// and calls this to make the two interchangeable (the content already is: the snapshot holds
+  /// all of it, tombstones and presences included).
+  ///
+  /// Only for a replica that never set its actor, made no change and has no subscriber.
+  ///
+  /// - Throws: ``YorkieError`` `invalidArgument` otherwise; nothing changes then.
+  package func resetClocksAsLoadedFromOwnSnapshot() throws {
+    guard changeID.actorID == .initial, changeID.clientSeq == 0, localChanges.isEmpty, subscribers.isEmpty else {
+      throw YorkieError(.invalidArgument, "only a replica that never set its actor, made no change and has no subscriber can reset its clocks")
+    }
+    changeID = ChangeID.initial.synced(withSnapshotVector: changeID.versionVector)
+    lastClientSeq = [:]
+    loadedSnapshot = true
+  }
+
   // MARK: - Identity
 
   /// Sets the actor that issues this replica's tickets. A client calls it when it attaches the
@@ -564,6 +583,18 @@ public actor Document {
   /// known presence. A fresh document (or any replica) loads it with a change pack that carries it.
   public func snapshot() -> Data {
     DocumentSnapshot(root: root.object, presences: presenceMap).encoded
+  }
+
+  /// The bytes of ``snapshot()``, and the part of them that encodes the root (the snapshot's
+  /// first field).
+  ///
+  /// - Parameter rootField: The root's part from an earlier call, reused as is: only when the
+  ///   root has not changed since (no operation applied, no garbage purged, no snapshot
+  ///   loaded: presences may have changed). The server's materialized documents pass it
+  ///   between attaches that add nothing but a presence.
+  package func snapshotBytes(reusingRootField rootField: [UInt8]? = nil) -> (bytes: [UInt8], rootField: [UInt8]) {
+    let root = rootField ?? DocumentSnapshot.rootField(self.root.object)
+    return (root + DocumentSnapshot(root: self.root.object, presences: presenceMap).presenceFields, root)
   }
 
   private func apply(_ change: Change, journal: Journal, wantsInfo: Bool) throws -> [DocEvent] {

@@ -17,6 +17,26 @@ package struct DocumentSnapshot {
   package var encoded: Data {
     var w = ProtoWriter(capacity: 1024)
     w.message(1) { ElementCodec.encode(root, into: &$0) }
+    writePresences(into: &w)
+    return w.data
+  }
+
+  /// The encoding of `root` as the snapshot's first field (tag, length, `JSONElement`): the
+  /// snapshot's bytes up to its presences.
+  package static func rootField(_ root: CRDTObject) -> [UInt8] {
+    var w = ProtoWriter(capacity: 1024)
+    w.message(1) { ElementCodec.encode(root, into: &$0) }
+    return w.bytes
+  }
+
+  /// The encoding of the presences: the snapshot's fields after its root.
+  package var presenceFields: [UInt8] {
+    var w = ProtoWriter(capacity: 64)
+    writePresences(into: &w)
+    return w.bytes
+  }
+
+  private func writePresences(into w: inout ProtoWriter) {
     for actor in presences.keys.sorted() {
       guard let presence = presences[actor] else { continue }
       w.message(2) { w in
@@ -31,7 +51,6 @@ package struct DocumentSnapshot {
         }
       }
     }
-    return w.data
   }
 
   /// Decodes a binary snapshot. The root must be an object created at the initial ticket.

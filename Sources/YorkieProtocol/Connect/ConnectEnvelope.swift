@@ -49,7 +49,7 @@ public struct ConnectEnvelope: Sendable, Equatable {
 
   /// An envelope carrying `message` as JSON.
   public init(message: some WireMessage) {
-    self.init(payload: message.json.bytes)
+    self.init(payload: message.jsonBytes)
   }
 
   /// The end-of-stream envelope carrying `endOfStream`.

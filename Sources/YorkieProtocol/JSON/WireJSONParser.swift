@@ -153,16 +153,23 @@ private struct WireJSONParser {
   mutating func string() throws(YorkieError) -> String {
     index += 1
     let start = index
-    // Fast path: no escapes.
+    // Fast path: no escapes. Eight bytes at a time while they are plain ASCII (no quote,
+    // backslash, control character or byte ≥ 0x80), then byte by byte.
+    skipPlainASCIIWords()
+    var seen: UInt8 = 0
     while index < bytes.count {
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
-        guard let text = decodeUTF8(bytes[start..<index]) else { throw error("invalid UTF-8 in a string") }
+        // Only the bytes after the word loop can be ≥ 0x80: if none is, this is ASCII, which
+        // is valid UTF-8 as it is.
+        let text = seen < 0x80 ? String(decoding: bytes[start..<index], as: UTF8.self) : decodeUTF8(bytes[start..<index])
+        guard let text else { throw error("invalid UTF-8 in a string") }
         index += 1
         return text
       }
       if byte == UInt8(ascii: "\\") { break }
       if byte < 0x20 { throw error("unescaped control character in a string") }
+      seen |= byte
       index += 1
     }
     var buffer = Array(bytes[start..<index])
@@ -207,6 +214,24 @@ private struct WireJSONParser {
       }
     }
     throw error("unterminated string")
+  }
+
+  /// Moves `index` past whole 8-byte words that hold only plain string bytes: printable ASCII
+  /// other than `"` and `\\`. It stops at the first word with any other byte (or near the end),
+  /// which the caller then reads byte by byte. The tests are exact, bytewise SWAR: a byte of `w`
+  /// is zero, or below 0x20, iff the corresponding high bit of the expression is set.
+  private mutating func skipPlainASCIIWords() {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    while index + 8 <= bytes.count {
+      var word: UInt64 = 0
+      for k in 0..<8 { word |= UInt64(bytes[index + k]) << (8 * k) }
+      let quotes = word ^ (ones &* 0x22)
+      let backslashes = word ^ (ones &* 0x5C)
+      let special = ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes) | ((word &- ones &* 0x20) & ~word) | word
+      if special & highs != 0 { return }
+      index += 8
+    }
   }
 
   mutating func hex4() throws(YorkieError) -> UInt32 {

@@ -59,7 +59,14 @@ extension WireMessage {
   public init(jsonText text: String) throws(YorkieError) { try self.init(jsonData: Array(text.utf8)) }
 
   /// The message as compact, canonical UTF-8 JSON text: an HTTP body or an envelope's payload.
-  public var jsonData: Data { json.data }
+  public var jsonData: Data { Data(jsonBytes) }
+
+  /// The message as compact, canonical UTF-8 JSON text. This package's messages write it
+  /// straight from their fields; others go through ``json``.
+  package var jsonBytes: [UInt8] {
+    if let message = self as? any ProtoJSONMessage { return message.protoJSONBytes }
+    return json.bytes
+  }
 
   /// The message as compact, canonical JSON text.
   public var jsonText: String { json.text }

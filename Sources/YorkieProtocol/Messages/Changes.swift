@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Its operations stay internal: make one from a `Change` with ``init(_:)`` and turn it back
 /// with `Change.init(_:)`.
-public struct WireChange: WireMessage {
+public struct WireChange: WireMessage, ProtoJSONMessage {
   /// The change's ID; a change without one is refused when converted.
   public var id: WireChangeID?
   /// The change's message, or empty.
@@ -32,13 +32,13 @@ public struct WireChange: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.message("id", id)
     w.string("message", message)
     w.repeated("operations", operations)
     w.message("presenceChange", presenceChange)
-    return w.json
   }
 }
 
@@ -46,7 +46,7 @@ public struct WireChange: WireMessage {
 ///
 /// Make one from the `ChangePack` of `Document.createChangePack()` with ``init(_:)``; turn a
 /// response's pack back with `ChangePack.init(_:)` and hand it to `Document.applyChangePack(_:)`.
-public struct WireChangePack: WireMessage {
+public struct WireChangePack: WireMessage, ProtoJSONMessage {
   /// The document's key.
   public var documentKey: String
   /// How far client and server have synchronized; absent reads as the initial checkpoint.
@@ -83,8 +83,9 @@ public struct WireChangePack: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("documentKey", documentKey)
     w.message("checkpoint", checkpoint)
     w.bytes("snapshot", snapshot)
@@ -92,7 +93,6 @@ public struct WireChangePack: WireMessage {
     w.message("minSyncedTicket", minSyncedTicket)
     w.bool("isRemoved", isRemoved)
     w.message("versionVector", versionVector)
-    return w.json
   }
 }
 

@@ -4,7 +4,7 @@ import Foundation
 // Channel and broadcast messages of YorkieService (yorkie/v1/yorkie.proto).
 
 /// The request of `Broadcast`: a message to every other watcher of a channel.
-public struct BroadcastRequest: WireMessage {
+public struct BroadcastRequest: WireMessage, ProtoJSONMessage {
   /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
   public var clientID: String
   /// The channel's key.
@@ -29,18 +29,18 @@ public struct BroadcastRequest: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("clientId", clientID)
     w.string("channelKey", channelKey)
     w.string("topic", topic)
     w.bytes("payload", payload)
-    return w.json
   }
 }
 
 /// The response of `Broadcast` (empty).
-public struct BroadcastResponse: WireMessage {
+public struct BroadcastResponse: WireMessage, ProtoJSONMessage {
   /// Creates the message; an omitted field takes its protobuf default.
   public init() {}
 
@@ -50,11 +50,13 @@ public struct BroadcastResponse: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON { .emptyObject }
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {}
 }
 
 /// The request of `AttachChannel`: join a channel, starting a session.
-public struct AttachChannelRequest: WireMessage {
+public struct AttachChannelRequest: WireMessage, ProtoJSONMessage {
   /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
   public var clientID: String
   /// The channel's key.
@@ -73,16 +75,16 @@ public struct AttachChannelRequest: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("clientId", clientID)
     w.string("channelKey", channelKey)
-    return w.json
   }
 }
 
 /// The response of `AttachChannel`: the new session.
-public struct AttachChannelResponse: WireMessage {
+public struct AttachChannelResponse: WireMessage, ProtoJSONMessage {
   /// The new session's ID, which later channel calls name.
   public var sessionID: String
   /// How many sessions the channel has.
@@ -101,16 +103,16 @@ public struct AttachChannelResponse: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("sessionId", sessionID)
     w.int64("sessionCount", sessionCount)
-    return w.json
   }
 }
 
 /// The request of `DetachChannel`: leave a channel, ending a session.
-public struct DetachChannelRequest: WireMessage {
+public struct DetachChannelRequest: WireMessage, ProtoJSONMessage {
   /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
   public var clientID: String
   /// The channel's key.
@@ -132,17 +134,17 @@ public struct DetachChannelRequest: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("clientId", clientID)
     w.string("channelKey", channelKey)
     w.string("sessionId", sessionID)
-    return w.json
   }
 }
 
 /// The response of `DetachChannel`.
-public struct DetachChannelResponse: WireMessage {
+public struct DetachChannelResponse: WireMessage, ProtoJSONMessage {
   /// How many sessions the channel has.
   public var sessionCount: Int64
 
@@ -158,16 +160,16 @@ public struct DetachChannelResponse: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.int64("sessionCount", sessionCount)
-    return w.json
   }
 }
 
 /// The request of `RefreshChannel`: a session's heartbeat, or a first call that activates a
 /// client and attaches it at once.
-public struct RefreshChannelRequest: WireMessage {
+public struct RefreshChannelRequest: WireMessage, ProtoJSONMessage {
   /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
   public var clientID: String
   /// The channel's key.
@@ -195,19 +197,19 @@ public struct RefreshChannelRequest: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("clientId", clientID)
     w.string("channelKey", channelKey)
     w.string("sessionId", sessionID)
     w.string("clientKey", clientKey)
     w.stringMap("metadata", metadata)
-    return w.json
   }
 }
 
 /// The response of `RefreshChannel`.
-public struct RefreshChannelResponse: WireMessage {
+public struct RefreshChannelResponse: WireMessage, ProtoJSONMessage {
   /// How many sessions the channel has.
   public var sessionCount: Int64
   /// The client's ID; new when the request had none (a first call activates a client).
@@ -229,17 +231,17 @@ public struct RefreshChannelResponse: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.int64("sessionCount", sessionCount)
     w.string("clientId", clientID)
     w.string("sessionId", sessionID)
-    return w.json
   }
 }
 
 /// The request of `PeekChannel`: how many sessions a channel has, without joining it.
-public struct PeekChannelRequest: WireMessage {
+public struct PeekChannelRequest: WireMessage, ProtoJSONMessage {
   /// The channel's key.
   public var channelKey: String
 
@@ -255,15 +257,15 @@ public struct PeekChannelRequest: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("channelKey", channelKey)
-    return w.json
   }
 }
 
 /// The response of `PeekChannel`.
-public struct PeekChannelResponse: WireMessage {
+public struct PeekChannelResponse: WireMessage, ProtoJSONMessage {
   /// How many sessions the channel has.
   public var sessionCount: Int64
 
@@ -279,9 +281,9 @@ public struct PeekChannelResponse: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.int64("sessionCount", sessionCount)
-    return w.json
   }
 }

@@ -4,7 +4,7 @@ import Foundation
 // Client messages of YorkieService (yorkie/v1/yorkie.proto): activation and deactivation.
 
 /// The request of `ActivateClient`: register a client.
-public struct ActivateClientRequest: WireMessage {
+public struct ActivateClientRequest: WireMessage, ProtoJSONMessage {
   /// A key the application chose for the client.
   public var clientKey: String
   /// Facts about the client, such as its user agent.
@@ -23,16 +23,16 @@ public struct ActivateClientRequest: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("clientKey", clientKey)
     w.stringMap("metadata", metadata)
-    return w.json
   }
 }
 
 /// The response of `ActivateClient`: the new client's ID.
-public struct ActivateClientResponse: WireMessage {
+public struct ActivateClientResponse: WireMessage, ProtoJSONMessage {
   /// The new client's ID: 24 hex characters, which every later call names.
   public var clientID: String
 
@@ -48,15 +48,15 @@ public struct ActivateClientResponse: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("clientId", clientID)
-    return w.json
   }
 }
 
 /// The request of `DeactivateClient`: end a client, detaching its documents.
-public struct DeactivateClientRequest: WireMessage {
+public struct DeactivateClientRequest: WireMessage, ProtoJSONMessage {
   /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
   public var clientID: String
   /// Whether to wait until the client's documents are detached.
@@ -75,16 +75,16 @@ public struct DeactivateClientRequest: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("clientId", clientID)
     w.bool("synchronous", synchronous)
-    return w.json
   }
 }
 
 /// The response of `DeactivateClient` (empty).
-public struct DeactivateClientResponse: WireMessage {
+public struct DeactivateClientResponse: WireMessage, ProtoJSONMessage {
   /// Creates the message; an omitted field takes its protobuf default.
   public init() {}
 
@@ -94,5 +94,7 @@ public struct DeactivateClientResponse: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON { .emptyObject }
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {}
 }

@@ -7,7 +7,7 @@ import Foundation
 /// `yorkie.v1.TimeTicket`: a logical timestamp (lamport, delimiter, 12-byte actor).
 ///
 /// Converts with `TimeTicket` both ways: ``init(_:)`` and `TimeTicket.init(_:)`.
-public struct WireTimeTicket: WireMessage {
+public struct WireTimeTicket: WireMessage, ProtoJSONMessage {
   /// The Lamport clock value.
   public var lamport: Int64
   /// Orders tickets issued within one change.
@@ -29,19 +29,19 @@ public struct WireTimeTicket: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.int64("lamport", lamport)
     w.uint32("delimiter", delimiter)
     w.bytes("actorId", actorID)
-    return w.json
   }
 }
 
 /// `yorkie.v1.VersionVector`: the Lamport clock seen from each actor.
 ///
 /// Converts with `VersionVector` both ways: ``init(_:)`` and `VersionVector.init(_:)`.
-public struct WireVersionVector: WireMessage {
+public struct WireVersionVector: WireMessage, ProtoJSONMessage {
   /// The Lamport clock seen from each actor, keyed by the base64 of the actor's 12 bytes.
   public var vector: [String: Int64]
 
@@ -54,17 +54,17 @@ public struct WireVersionVector: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.int64Map("vector", vector)
-    return w.json
   }
 }
 
 /// `yorkie.v1.Checkpoint`: how far client and server have synchronized.
 ///
 /// Converts with `Checkpoint` both ways: ``init(_:)`` and `Checkpoint.init(_:)`.
-public struct WireCheckpoint: WireMessage {
+public struct WireCheckpoint: WireMessage, ProtoJSONMessage {
   /// The server sequence of the last change the client has received.
   public var serverSeq: Int64
   /// The client sequence of the last change the server has received from the client.
@@ -83,18 +83,18 @@ public struct WireCheckpoint: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.int64("serverSeq", serverSeq)
     w.uint32("clientSeq", clientSeq)
-    return w.json
   }
 }
 
 /// `yorkie.v1.ChangeID`: who made a change, in which order, having seen what.
 ///
 /// Converts with `ChangeID` both ways: ``init(_:)`` and `ChangeID.init(_:)`.
-public struct WireChangeID: WireMessage {
+public struct WireChangeID: WireMessage, ProtoJSONMessage {
   /// The change's sequence among its author's changes, from 1.
   public var clientSeq: UInt32
   /// The sequence the server gave the change; 0 before it was pushed.
@@ -123,13 +123,13 @@ public struct WireChangeID: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.uint32("clientSeq", clientSeq)
     w.int64("serverSeq", serverSeq)
     w.int64("lamport", lamport)
     w.bytes("actorId", actorID)
     w.message("versionVector", versionVector)
-    return w.json
   }
 }

@@ -5,7 +5,7 @@ import Foundation
 // push-pull, and the schema rules an attach answers with.
 
 /// The request of `AttachDocument`: start syncing a document, sending the local changes.
-public struct AttachDocumentRequest: WireMessage {
+public struct AttachDocumentRequest: WireMessage, ProtoJSONMessage {
   /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
   public var clientID: String
   /// The client's local changes, checkpoint and version vector (``WireChangePack/init(_:)`` makes one from a `ChangePack`).
@@ -33,19 +33,19 @@ public struct AttachDocumentRequest: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("clientId", clientID)
     w.message("changePack", changePack)
     w.string("schemaKey", schemaKey)
     w.bool("disableGc", disableGC)
     w.bool("disablePresence", disablePresence)
-    return w.json
   }
 }
 
 /// The response of `AttachDocument`: the document's ID and what the client has not seen.
-public struct AttachDocumentResponse: WireMessage {
+public struct AttachDocumentResponse: WireMessage, ProtoJSONMessage {
   /// The attached document's ID: 24 hex characters, which later calls name.
   public var documentID: String
   /// What the client has not seen: changes or a snapshot, with the new checkpoint.
@@ -73,19 +73,19 @@ public struct AttachDocumentResponse: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("documentId", documentID)
     w.message("changePack", changePack)
     w.int32("maxSizePerDocument", maxSizePerDocument)
     w.repeated("schemaRules", schemaRules)
     w.bool("disablePresence", disablePresence)
-    return w.json
   }
 }
 
 /// `yorkie.v1.Rule`: one rule of a document's schema, which the client enforces.
-public struct WireRule: WireMessage {
+public struct WireRule: WireMessage, ProtoJSONMessage {
   /// The path of the value the rule constrains (`$.title`).
   public var path: String
   /// The type that value must have, as the schema spells it (`string`, `yorkie.Text`, …).
@@ -107,17 +107,17 @@ public struct WireRule: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("path", path)
     w.string("type", type)
     w.repeated("treeNodes", treeNodes)
-    return w.json
   }
 }
 
 /// `yorkie.v1.TreeNodeRule`: what a Tree node of one type may hold.
-public struct WireTreeNodeRule: WireMessage {
+public struct WireTreeNodeRule: WireMessage, ProtoJSONMessage {
   /// The node type the rule is about.
   public var nodeType: String
   /// The content expression allowed inside the node.
@@ -142,18 +142,18 @@ public struct WireTreeNodeRule: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("nodeType", nodeType)
     w.string("content", content)
     w.string("marks", marks)
     w.string("group", group)
-    return w.json
   }
 }
 
 /// The request of `DetachDocument`: stop syncing a document, sending the last local changes.
-public struct DetachDocumentRequest: WireMessage {
+public struct DetachDocumentRequest: WireMessage, ProtoJSONMessage {
   /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
   public var clientID: String
   /// The document's ID: 24 hex characters, from ``AttachDocumentResponse/documentID``.
@@ -178,18 +178,18 @@ public struct DetachDocumentRequest: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("clientId", clientID)
     w.string("documentId", documentID)
     w.message("changePack", changePack)
     w.bool("removeIfNotAttached", removeIfNotAttached)
-    return w.json
   }
 }
 
 /// The response of `DetachDocument`.
-public struct DetachDocumentResponse: WireMessage {
+public struct DetachDocumentResponse: WireMessage, ProtoJSONMessage {
   /// The server's answer to the pushed changes: the new checkpoint.
   public var changePack: WireChangePack?
 
@@ -205,15 +205,15 @@ public struct DetachDocumentResponse: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.message("changePack", changePack)
-    return w.json
   }
 }
 
 /// The request of `RemoveDocument`: remove a document for every client.
-public struct RemoveDocumentRequest: WireMessage {
+public struct RemoveDocumentRequest: WireMessage, ProtoJSONMessage {
   /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
   public var clientID: String
   /// The document's ID: 24 hex characters, from ``AttachDocumentResponse/documentID``.
@@ -235,17 +235,17 @@ public struct RemoveDocumentRequest: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("clientId", clientID)
     w.string("documentId", documentID)
     w.message("changePack", changePack)
-    return w.json
   }
 }
 
 /// The response of `RemoveDocument`.
-public struct RemoveDocumentResponse: WireMessage {
+public struct RemoveDocumentResponse: WireMessage, ProtoJSONMessage {
   /// The server's answer: the new checkpoint, with `isRemoved` set.
   public var changePack: WireChangePack?
 
@@ -261,15 +261,15 @@ public struct RemoveDocumentResponse: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.message("changePack", changePack)
-    return w.json
   }
 }
 
 /// The request of `PushPullChanges`: send local changes and receive the others'.
-public struct PushPullChangesRequest: WireMessage {
+public struct PushPullChangesRequest: WireMessage, ProtoJSONMessage {
   /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
   public var clientID: String
   /// The document's ID: 24 hex characters, from ``AttachDocumentResponse/documentID``.
@@ -297,19 +297,19 @@ public struct PushPullChangesRequest: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("clientId", clientID)
     w.string("documentId", documentID)
     w.message("changePack", changePack)
     w.bool("pushOnly", pushOnly)
     w.bool("disableGc", disableGC)
-    return w.json
   }
 }
 
 /// The response of `PushPullChanges`: the changes the client has not seen.
-public struct PushPullChangesResponse: WireMessage {
+public struct PushPullChangesResponse: WireMessage, ProtoJSONMessage {
   /// What the client has not seen: changes or a snapshot, with the new checkpoint and the minimum synced version vector.
   public var changePack: WireChangePack?
 
@@ -325,9 +325,9 @@ public struct PushPullChangesResponse: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.message("changePack", changePack)
-    return w.json
   }
 }

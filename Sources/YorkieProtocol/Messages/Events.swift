@@ -6,7 +6,7 @@ import Foundation
 // Written from a field table (see yorkie-protocol.md sections 3 and 4.11).
 
 /// The request of the deprecated `WatchDocument` stream (use ``WatchRequest``).
-public struct WatchDocumentRequest: WireMessage {
+public struct WatchDocumentRequest: WireMessage, ProtoJSONMessage {
   /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
   public var clientID: String
   /// The document's ID: 24 hex characters, from ``AttachDocumentResponse/documentID``.
@@ -25,16 +25,16 @@ public struct WatchDocumentRequest: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("clientId", clientID)
     w.string("documentId", documentID)
-    return w.json
   }
 }
 
 /// The request of the deprecated `WatchChannel` stream (use ``WatchRequest``).
-public struct WatchChannelRequest: WireMessage {
+public struct WatchChannelRequest: WireMessage, ProtoJSONMessage {
   /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
   public var clientID: String
   /// The channel's key.
@@ -53,16 +53,16 @@ public struct WatchChannelRequest: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("clientId", clientID)
     w.string("channelKey", channelKey)
-    return w.json
   }
 }
 
 /// `yorkie.v1.DocEventBody`: the broadcast a document event carries.
-public struct WireDocEventBody: WireMessage {
+public struct WireDocEventBody: WireMessage, ProtoJSONMessage {
   /// The broadcast's topic.
   public var topic: String
   /// The broadcast's payload.
@@ -81,16 +81,16 @@ public struct WireDocEventBody: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("topic", topic)
     w.bytes("payload", payload)
-    return w.json
   }
 }
 
 /// `yorkie.v1.DocEvent`: something happened to a watched document.
-public struct WireDocEvent: WireMessage {
+public struct WireDocEvent: WireMessage, ProtoJSONMessage {
   /// What kind of event this is.
   public var type: WireDocEvent.Kind
   /// The ID of the client that caused the event.
@@ -112,17 +112,17 @@ public struct WireDocEvent: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.enumValue("type", type)
     w.string("publisher", publisher)
     w.message("body", body)
-    return w.json
   }
 }
 
 /// `yorkie.v1.ChannelEvent`: a channel's session count changed, or a broadcast.
-public struct WireChannelEvent: WireMessage {
+public struct WireChannelEvent: WireMessage, ProtoJSONMessage {
   /// What kind of event this is.
   public var type: WireChannelEvent.Kind
   /// The ID of the client that caused the event.
@@ -153,20 +153,20 @@ public struct WireChannelEvent: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.enumValue("type", type)
     w.string("publisher", publisher)
     w.int64("sessionCount", sessionCount)
     w.int64("seq", seq)
     w.string("topic", topic)
     w.bytes("payload", payload)
-    return w.json
   }
 }
 
 /// The initial state of a watched document: who else watches it.
-public struct WireDocumentInit: WireMessage {
+public struct WireDocumentInit: WireMessage, ProtoJSONMessage {
   /// The watched document's ID.
   public var documentID: String
   /// The IDs of the clients watching the document.
@@ -185,16 +185,16 @@ public struct WireDocumentInit: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("documentId", documentID)
     w.strings("clientIds", clientIDs)
-    return w.json
   }
 }
 
 /// The initial state of a watched channel.
-public struct WireChannelInit: WireMessage {
+public struct WireChannelInit: WireMessage, ProtoJSONMessage {
   /// The watched channel's key.
   public var channelKey: String
   /// How many sessions the channel has.
@@ -216,17 +216,17 @@ public struct WireChannelInit: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("channelKey", channelKey)
     w.int64("sessionCount", sessionCount)
     w.int64("seq", seq)
-    return w.json
   }
 }
 
 /// A document to watch.
-public struct WireDocumentResource: WireMessage {
+public struct WireDocumentResource: WireMessage, ProtoJSONMessage {
   /// The document's ID: 24 hex characters, from ``AttachDocumentResponse/documentID``.
   public var documentID: String
 
@@ -242,15 +242,15 @@ public struct WireDocumentResource: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("documentId", documentID)
-    return w.json
   }
 }
 
 /// A channel to watch.
-public struct WireChannelResource: WireMessage {
+public struct WireChannelResource: WireMessage, ProtoJSONMessage {
   /// The channel's key.
   public var channelKey: String
 
@@ -266,15 +266,15 @@ public struct WireChannelResource: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("channelKey", channelKey)
-    return w.json
   }
 }
 
 /// An event of a watched document, with the document it is about.
-public struct WireWatchDocumentEvent: WireMessage {
+public struct WireWatchDocumentEvent: WireMessage, ProtoJSONMessage {
   /// The ID of the document the event is about.
   public var documentID: String
   /// The event.
@@ -293,16 +293,16 @@ public struct WireWatchDocumentEvent: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("documentId", documentID)
     w.message("event", event)
-    return w.json
   }
 }
 
 /// An event of a watched channel, with the channel it is about.
-public struct WireWatchChannelEvent: WireMessage {
+public struct WireWatchChannelEvent: WireMessage, ProtoJSONMessage {
   /// The key of the channel the event is about.
   public var channelKey: String
   /// The event.
@@ -321,16 +321,16 @@ public struct WireWatchChannelEvent: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("channelKey", channelKey)
     w.message("event", event)
-    return w.json
   }
 }
 
 /// The first message of the deprecated `WatchDocument` stream.
-public struct WireWatchDocumentInitialization: WireMessage {
+public struct WireWatchDocumentInitialization: WireMessage, ProtoJSONMessage {
   /// The IDs of the clients watching the document.
   public var clientIDs: [String]
 
@@ -346,15 +346,15 @@ public struct WireWatchDocumentInitialization: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.strings("clientIds", clientIDs)
-    return w.json
   }
 }
 
 /// The first message of the deprecated `WatchChannel` stream.
-public struct WireWatchChannelInitialized: WireMessage {
+public struct WireWatchChannelInitialized: WireMessage, ProtoJSONMessage {
   /// How many sessions the channel has.
   public var sessionCount: Int64
   /// The channel's event counter (compare order only).
@@ -373,10 +373,10 @@ public struct WireWatchChannelInitialized: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.int64("sessionCount", sessionCount)
     w.int64("seq", seq)
-    return w.json
   }
 }

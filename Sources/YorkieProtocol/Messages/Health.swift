@@ -5,7 +5,7 @@ import Foundation
 // part of YorkieService; package only.
 
 /// A health answer: `{"status":"serving"}` (GET) or `SERVING_STATUS_SERVING` (gRPC health).
-package struct PBHealthCheckResponse: WireMessage {
+package struct PBHealthCheckResponse: WireMessage, ProtoJSONMessage {
   package var status: String
 
   package init(status: String = "") {
@@ -17,20 +17,25 @@ package struct PBHealthCheckResponse: WireMessage {
     self.init(status: try r.string("status"))
   }
 
-  package var json: WireJSON {
-    var w = ProtoJSONWriter()
+  package var json: WireJSON { protoJSON }
+
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("status", status)
-    return w.json
+
   }
 }
 
 /// An empty message, `{}` (requests and responses with no fields).
-package struct PBEmpty: WireMessage {
+package struct PBEmpty: WireMessage, ProtoJSONMessage {
   package init() {}
 
   package init(json: WireJSON, path: String) throws(YorkieError) {
     _ = try ProtoJSONReader(json, path: path)
   }
 
-  package var json: WireJSON { .emptyObject }
+  package var json: WireJSON { protoJSON }
+
+
+  package func writeFields(to w: inout ProtoJSONWriter) {}
 }

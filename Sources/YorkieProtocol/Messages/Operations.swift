@@ -2,7 +2,7 @@ import CRDT
 import Foundation
 
 /// `Operation`: a oneof of every operation kind (yorkie-protocol.md 4.6).
-package enum PBOperation: WireMessage {
+package enum PBOperation: WireMessage, ProtoJSONMessage {
   case set(Set)
   case add(Add)
   case move(Move)
@@ -37,23 +37,25 @@ package enum PBOperation: WireMessage {
     }
   }
 
-  package var json: WireJSON {
+  package var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     switch self {
-    case .set(let op): return .object([.init("set", op.json)])
-    case .add(let op): return .object([.init("add", op.json)])
-    case .move(let op): return .object([.init("move", op.json)])
-    case .remove(let op): return .object([.init("remove", op.json)])
-    case .edit(let op): return .object([.init("edit", op.json)])
-    case .style(let op): return .object([.init("style", op.json)])
-    case .increase(let op): return .object([.init("increase", op.json)])
-    case .treeEdit(let op): return .object([.init("treeEdit", op.json)])
-    case .treeStyle(let op): return .object([.init("treeStyle", op.json)])
-    case .arraySet(let op): return .object([.init("arraySet", op.json)])
+    case .set(let op): w.message("set", op)
+    case .add(let op): w.message("add", op)
+    case .move(let op): w.message("move", op)
+    case .remove(let op): w.message("remove", op)
+    case .edit(let op): w.message("edit", op)
+    case .style(let op): w.message("style", op)
+    case .increase(let op): w.message("increase", op)
+    case .treeEdit(let op): w.message("treeEdit", op)
+    case .treeStyle(let op): w.message("treeStyle", op)
+    case .arraySet(let op): w.message("arraySet", op)
     }
   }
 
   /// `Operation.Set`: assign an object member.
-  package struct Set: WireMessage {
+  package struct Set: WireMessage, ProtoJSONMessage {
     package var parentCreatedAt: WireTimeTicket?
     package var key: String
     package var value: PBJSONElementSimple?
@@ -72,18 +74,20 @@ package enum PBOperation: WireMessage {
                 executedAt: try r.message("executedAt"))
     }
 
-    package var json: WireJSON {
-      var w = ProtoJSONWriter()
+    package var json: WireJSON { protoJSON }
+
+
+    package func writeFields(to w: inout ProtoJSONWriter) {
       w.message("parentCreatedAt", parentCreatedAt)
       w.string("key", key)
       w.message("value", value)
       w.message("executedAt", executedAt)
-      return w.json
+
     }
   }
 
   /// `Operation.Add`: insert into an array after a position.
-  package struct Add: WireMessage {
+  package struct Add: WireMessage, ProtoJSONMessage {
     package var parentCreatedAt: WireTimeTicket?
     package var prevCreatedAt: WireTimeTicket?
     package var value: PBJSONElementSimple?
@@ -103,18 +107,20 @@ package enum PBOperation: WireMessage {
                 value: try r.message("value"), executedAt: try r.message("executedAt"))
     }
 
-    package var json: WireJSON {
-      var w = ProtoJSONWriter()
+    package var json: WireJSON { protoJSON }
+
+
+    package func writeFields(to w: inout ProtoJSONWriter) {
       w.message("parentCreatedAt", parentCreatedAt)
       w.message("prevCreatedAt", prevCreatedAt)
       w.message("value", value)
       w.message("executedAt", executedAt)
-      return w.json
+
     }
   }
 
   /// `Operation.Move`: move an array element after a position.
-  package struct Move: WireMessage {
+  package struct Move: WireMessage, ProtoJSONMessage {
     package var parentCreatedAt: WireTimeTicket?
     package var prevCreatedAt: WireTimeTicket?
     package var createdAt: WireTimeTicket?
@@ -134,18 +140,20 @@ package enum PBOperation: WireMessage {
                 createdAt: try r.message("createdAt"), executedAt: try r.message("executedAt"))
     }
 
-    package var json: WireJSON {
-      var w = ProtoJSONWriter()
+    package var json: WireJSON { protoJSON }
+
+
+    package func writeFields(to w: inout ProtoJSONWriter) {
       w.message("parentCreatedAt", parentCreatedAt)
       w.message("prevCreatedAt", prevCreatedAt)
       w.message("createdAt", createdAt)
       w.message("executedAt", executedAt)
-      return w.json
+
     }
   }
 
   /// `Operation.Remove`: remove an object member or array element.
-  package struct Remove: WireMessage {
+  package struct Remove: WireMessage, ProtoJSONMessage {
     package var parentCreatedAt: WireTimeTicket?
     package var createdAt: WireTimeTicket?
     package var executedAt: WireTimeTicket?
@@ -162,17 +170,19 @@ package enum PBOperation: WireMessage {
                 executedAt: try r.message("executedAt"))
     }
 
-    package var json: WireJSON {
-      var w = ProtoJSONWriter()
+    package var json: WireJSON { protoJSON }
+
+
+    package func writeFields(to w: inout ProtoJSONWriter) {
       w.message("parentCreatedAt", parentCreatedAt)
       w.message("createdAt", createdAt)
       w.message("executedAt", executedAt)
-      return w.json
+
     }
   }
 
   /// `Operation.Edit`: replace a range of a text (and, with restore spans, undo/redo).
-  package struct Edit: WireMessage {
+  package struct Edit: WireMessage, ProtoJSONMessage {
     package var parentCreatedAt: WireTimeTicket?
     package var from: PBTextNodePos?
     package var to: PBTextNodePos?
@@ -209,8 +219,10 @@ package enum PBOperation: WireMessage {
                 retombstoneSpans: try r.repeated("retombstoneSpans"))
     }
 
-    package var json: WireJSON {
-      var w = ProtoJSONWriter()
+    package var json: WireJSON { protoJSON }
+
+
+    package func writeFields(to w: inout ProtoJSONWriter) {
       w.message("parentCreatedAt", parentCreatedAt)
       w.message("from", from)
       w.message("to", to)
@@ -221,12 +233,12 @@ package enum PBOperation: WireMessage {
       w.repeated("restoreSpans", restoreSpans)
       w.enumValue("restoreMode", restoreMode)
       w.repeated("retombstoneSpans", retombstoneSpans)
-      return w.json
+
     }
   }
 
   /// `Operation.Style`: set and remove attributes on a range of a text.
-  package struct Style: WireMessage {
+  package struct Style: WireMessage, ProtoJSONMessage {
     package var parentCreatedAt: WireTimeTicket?
     package var from: PBTextNodePos?
     package var to: PBTextNodePos?
@@ -254,8 +266,10 @@ package enum PBOperation: WireMessage {
                 createdAtMapByActor: try r.messageMap("createdAtMapByActor"), attributesToRemove: try r.strings("attributesToRemove"))
     }
 
-    package var json: WireJSON {
-      var w = ProtoJSONWriter()
+    package var json: WireJSON { protoJSON }
+
+
+    package func writeFields(to w: inout ProtoJSONWriter) {
       w.message("parentCreatedAt", parentCreatedAt)
       w.message("from", from)
       w.message("to", to)
@@ -263,12 +277,12 @@ package enum PBOperation: WireMessage {
       w.message("executedAt", executedAt)
       w.messageMap("createdAtMapByActor", createdAtMapByActor)
       w.strings("attributesToRemove", attributesToRemove)
-      return w.json
+
     }
   }
 
   /// `Operation.Increase`: add to a counter (`actor` only for deduplicating counters).
-  package struct Increase: WireMessage {
+  package struct Increase: WireMessage, ProtoJSONMessage {
     package var parentCreatedAt: WireTimeTicket?
     package var value: PBJSONElementSimple?
     package var executedAt: WireTimeTicket?
@@ -287,18 +301,20 @@ package enum PBOperation: WireMessage {
                 actor: try r.string("actor"))
     }
 
-    package var json: WireJSON {
-      var w = ProtoJSONWriter()
+    package var json: WireJSON { protoJSON }
+
+
+    package func writeFields(to w: inout ProtoJSONWriter) {
       w.message("parentCreatedAt", parentCreatedAt)
       w.message("value", value)
       w.message("executedAt", executedAt)
       w.string("actor", actor)
-      return w.json
+
     }
   }
 
   /// `Operation.ArraySet`: replace the array element `createdAt`.
-  package struct ArraySet: WireMessage {
+  package struct ArraySet: WireMessage, ProtoJSONMessage {
     package var parentCreatedAt: WireTimeTicket?
     package var createdAt: WireTimeTicket?
     package var value: PBJSONElementSimple?
@@ -318,18 +334,20 @@ package enum PBOperation: WireMessage {
                 executedAt: try r.message("executedAt"))
     }
 
-    package var json: WireJSON {
-      var w = ProtoJSONWriter()
+    package var json: WireJSON { protoJSON }
+
+
+    package func writeFields(to w: inout ProtoJSONWriter) {
       w.message("parentCreatedAt", parentCreatedAt)
       w.message("createdAt", createdAt)
       w.message("value", value)
       w.message("executedAt", executedAt)
-      return w.json
+
     }
   }
 
   /// `Operation.TreeEdit` (decoded and re-encoded; the SDK has no Tree yet).
-  package struct TreeEdit: WireMessage {
+  package struct TreeEdit: WireMessage, ProtoJSONMessage {
     package var parentCreatedAt: WireTimeTicket?
     package var from: PBTreePos?
     package var to: PBTreePos?
@@ -368,8 +386,10 @@ package enum PBOperation: WireMessage {
                 retombstoneSpans: try r.repeated("retombstoneSpans"), splitTickets: try r.repeated("splitTickets"))
     }
 
-    package var json: WireJSON {
-      var w = ProtoJSONWriter()
+    package var json: WireJSON { protoJSON }
+
+
+    package func writeFields(to w: inout ProtoJSONWriter) {
       w.message("parentCreatedAt", parentCreatedAt)
       w.message("from", from)
       w.message("to", to)
@@ -381,12 +401,12 @@ package enum PBOperation: WireMessage {
       w.enumValue("restoreMode", restoreMode)
       w.repeated("retombstoneSpans", retombstoneSpans)
       w.repeated("splitTickets", splitTickets)
-      return w.json
+
     }
   }
 
   /// `Operation.TreeStyle` (decoded and re-encoded; the SDK has no Tree yet).
-  package struct TreeStyle: WireMessage {
+  package struct TreeStyle: WireMessage, ProtoJSONMessage {
     package var parentCreatedAt: WireTimeTicket?
     package var from: PBTreePos?
     package var to: PBTreePos?
@@ -413,8 +433,10 @@ package enum PBOperation: WireMessage {
                 attributesToRemove: try r.strings("attributesToRemove"), createdAtMapByActor: try r.messageMap("createdAtMapByActor"))
     }
 
-    package var json: WireJSON {
-      var w = ProtoJSONWriter()
+    package var json: WireJSON { protoJSON }
+
+
+    package func writeFields(to w: inout ProtoJSONWriter) {
       w.message("parentCreatedAt", parentCreatedAt)
       w.message("from", from)
       w.message("to", to)
@@ -422,7 +444,7 @@ package enum PBOperation: WireMessage {
       w.message("executedAt", executedAt)
       w.strings("attributesToRemove", attributesToRemove)
       w.messageMap("createdAtMapByActor", createdAtMapByActor)
-      return w.json
+
     }
   }
 }

@@ -4,7 +4,7 @@ import Foundation
 // Presence on the wire (yorkie/v1/resources.proto): values are JSON text by key.
 
 /// `yorkie.v1.Presence`: a client's presence, each value as JSON text.
-public struct WirePresence: WireMessage {
+public struct WirePresence: WireMessage, ProtoJSONMessage {
   /// Each presence key with its value as JSON text.
   public var data: [String: String]
 
@@ -17,10 +17,10 @@ public struct WirePresence: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.stringMap("data", data)
-    return w.json
   }
 }
 
@@ -48,7 +48,7 @@ extension WirePresenceChange {
 }
 
 /// `yorkie.v1.PresenceChange`: a change of the author's presence, carried by a change.
-public struct WirePresenceChange: WireMessage {
+public struct WirePresenceChange: WireMessage, ProtoJSONMessage {
   /// What the change does.
   public var type: WirePresenceChange.Kind
   /// The new presence, for ``Kind-swift.enum/put``.
@@ -67,10 +67,10 @@ public struct WirePresenceChange: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.enumValue("type", type)
     w.message("presence", presence)
-    return w.json
   }
 }

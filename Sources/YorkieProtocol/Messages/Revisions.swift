@@ -4,7 +4,7 @@ import Foundation
 // Revision messages of YorkieService (yorkie/v1/yorkie.proto): labelled snapshots of a document.
 
 /// `yorkie.v1.RevisionSummary`: a labelled snapshot of a document.
-public struct WireRevisionSummary: WireMessage {
+public struct WireRevisionSummary: WireMessage, ProtoJSONMessage {
   /// The revision's ID.
   public var id: String
   /// The revision's label.
@@ -32,19 +32,19 @@ public struct WireRevisionSummary: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("id", id)
     w.string("label", label)
     w.string("description", description)
     w.string("snapshot", snapshot)
     w.string("createdAt", createdAt)
-    return w.json
   }
 }
 
 /// The request of `CreateRevision`: label the document's current state.
-public struct CreateRevisionRequest: WireMessage {
+public struct CreateRevisionRequest: WireMessage, ProtoJSONMessage {
   /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
   public var clientID: String
   /// The document's ID: 24 hex characters, from ``AttachDocumentResponse/documentID``.
@@ -69,18 +69,18 @@ public struct CreateRevisionRequest: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("clientId", clientID)
     w.string("documentId", documentID)
     w.string("label", label)
     w.string("description", description)
-    return w.json
   }
 }
 
 /// The response of `CreateRevision`.
-public struct CreateRevisionResponse: WireMessage {
+public struct CreateRevisionResponse: WireMessage, ProtoJSONMessage {
   /// The revision.
   public var revision: WireRevisionSummary?
 
@@ -96,15 +96,15 @@ public struct CreateRevisionResponse: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.message("revision", revision)
-    return w.json
   }
 }
 
 /// The request of `GetRevision`.
-public struct GetRevisionRequest: WireMessage {
+public struct GetRevisionRequest: WireMessage, ProtoJSONMessage {
   /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
   public var clientID: String
   /// The document's ID: 24 hex characters, from ``AttachDocumentResponse/documentID``.
@@ -126,17 +126,17 @@ public struct GetRevisionRequest: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("clientId", clientID)
     w.string("documentId", documentID)
     w.string("revisionId", revisionID)
-    return w.json
   }
 }
 
 /// The response of `GetRevision`.
-public struct GetRevisionResponse: WireMessage {
+public struct GetRevisionResponse: WireMessage, ProtoJSONMessage {
   /// The revision.
   public var revision: WireRevisionSummary?
 
@@ -152,15 +152,15 @@ public struct GetRevisionResponse: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.message("revision", revision)
-    return w.json
   }
 }
 
 /// The request of `ListRevisions`: a page of a document's revisions.
-public struct ListRevisionsRequest: WireMessage {
+public struct ListRevisionsRequest: WireMessage, ProtoJSONMessage {
   /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
   public var clientID: String
   /// The document's ID: 24 hex characters, from ``AttachDocumentResponse/documentID``.
@@ -188,19 +188,19 @@ public struct ListRevisionsRequest: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("clientId", clientID)
     w.string("documentId", documentID)
     w.int32("pageSize", pageSize)
     w.int32("offset", offset)
     w.bool("isForward", isForward)
-    return w.json
   }
 }
 
 /// The response of `ListRevisions`.
-public struct ListRevisionsResponse: WireMessage {
+public struct ListRevisionsResponse: WireMessage, ProtoJSONMessage {
   /// The revisions, in the requested order.
   public var revisions: [WireRevisionSummary]
 
@@ -216,15 +216,15 @@ public struct ListRevisionsResponse: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.repeated("revisions", revisions)
-    return w.json
   }
 }
 
 /// The request of `RestoreRevision`: bring a document back to a revision.
-public struct RestoreRevisionRequest: WireMessage {
+public struct RestoreRevisionRequest: WireMessage, ProtoJSONMessage {
   /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
   public var clientID: String
   /// The document's ID: 24 hex characters, from ``AttachDocumentResponse/documentID``.
@@ -246,17 +246,17 @@ public struct RestoreRevisionRequest: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("clientId", clientID)
     w.string("documentId", documentID)
     w.string("revisionId", revisionID)
-    return w.json
   }
 }
 
 /// The response of `RestoreRevision` (empty).
-public struct RestoreRevisionResponse: WireMessage {
+public struct RestoreRevisionResponse: WireMessage, ProtoJSONMessage {
   /// Creates the message; an omitted field takes its protobuf default.
   public init() {}
 
@@ -266,5 +266,7 @@ public struct RestoreRevisionResponse: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON { .emptyObject }
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {}
 }

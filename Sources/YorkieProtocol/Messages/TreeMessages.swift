@@ -5,7 +5,7 @@ import Foundation
 // server or another SDK sends, so that such traffic is understood and reported precisely.
 
 /// `TreeNodeID`.
-package struct PBTreeNodeID: WireMessage {
+package struct PBTreeNodeID: WireMessage, ProtoJSONMessage {
   package var createdAt: WireTimeTicket?
   package var offset: Int32
 
@@ -19,16 +19,18 @@ package struct PBTreeNodeID: WireMessage {
     self.init(createdAt: try r.message("createdAt"), offset: try r.int32("offset"))
   }
 
-  package var json: WireJSON {
-    var w = ProtoJSONWriter()
+  package var json: WireJSON { protoJSON }
+
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.message("createdAt", createdAt)
     w.int32("offset", offset)
-    return w.json
+
   }
 }
 
 /// `TreePos`: a parent and the left sibling (the parent itself: first child).
-package struct PBTreePos: WireMessage {
+package struct PBTreePos: WireMessage, ProtoJSONMessage {
   package var parentID: PBTreeNodeID?
   package var leftSiblingID: PBTreeNodeID?
 
@@ -42,16 +44,18 @@ package struct PBTreePos: WireMessage {
     self.init(parentID: try r.message("parentId"), leftSiblingID: try r.message("leftSiblingId"))
   }
 
-  package var json: WireJSON {
-    var w = ProtoJSONWriter()
+  package var json: WireJSON { protoJSON }
+
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.message("parentId", parentID)
     w.message("leftSiblingId", leftSiblingID)
-    return w.json
+
   }
 }
 
 /// `NodeAttr`: an attribute value with its LWW ticket.
-package struct PBNodeAttr: WireMessage {
+package struct PBNodeAttr: WireMessage, ProtoJSONMessage {
   package var value: String
   package var updatedAt: WireTimeTicket?
   package var isRemoved: Bool
@@ -67,17 +71,19 @@ package struct PBNodeAttr: WireMessage {
     self.init(value: try r.string("value"), updatedAt: try r.message("updatedAt"), isRemoved: try r.bool("isRemoved"))
   }
 
-  package var json: WireJSON {
-    var w = ProtoJSONWriter()
+  package var json: WireJSON { protoJSON }
+
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("value", value)
     w.message("updatedAt", updatedAt)
     w.bool("isRemoved", isRemoved)
-    return w.json
+
   }
 }
 
 /// `TreeNode`, one node of a post-order node list.
-package struct PBTreeNode: WireMessage {
+package struct PBTreeNode: WireMessage, ProtoJSONMessage {
   package var id: PBTreeNodeID?
   package var type: String
   package var value: String
@@ -111,8 +117,10 @@ package struct PBTreeNode: WireMessage {
               attributes: try r.messageMap("attributes"), mergedFrom: try r.message("mergedFrom"), mergedAt: try r.message("mergedAt"))
   }
 
-  package var json: WireJSON {
-    var w = ProtoJSONWriter()
+  package var json: WireJSON { protoJSON }
+
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.message("id", id)
     w.string("type", type)
     w.string("value", value)
@@ -123,12 +131,12 @@ package struct PBTreeNode: WireMessage {
     w.messageMap("attributes", attributes)
     w.message("mergedFrom", mergedFrom)
     w.message("mergedAt", mergedAt)
-    return w.json
+
   }
 }
 
 /// `TreeNodes`: one inserted subtree.
-package struct PBTreeNodes: WireMessage {
+package struct PBTreeNodes: WireMessage, ProtoJSONMessage {
   package var content: [PBTreeNode]
 
   package init(content: [PBTreeNode] = []) { self.content = content }
@@ -137,15 +145,17 @@ package struct PBTreeNodes: WireMessage {
     self.init(content: try ProtoJSONReader(json, path: path).repeated("content"))
   }
 
-  package var json: WireJSON {
-    var w = ProtoJSONWriter()
+  package var json: WireJSON { protoJSON }
+
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.repeated("content", content)
-    return w.json
+
   }
 }
 
 /// `TreeRestoreSpan` (tree undo/redo, Yorkie v0.7.14+).
-package struct PBTreeRestoreSpan: WireMessage {
+package struct PBTreeRestoreSpan: WireMessage, ProtoJSONMessage {
   package var id: PBTreeNodeID?
   package var nodeType: String
   package var isText: Bool
@@ -177,8 +187,10 @@ package struct PBTreeRestoreSpan: WireMessage {
               leftSiblingID: try r.message("leftSiblingId"), rightSiblingID: try r.message("rightSiblingId"))
   }
 
-  package var json: WireJSON {
-    var w = ProtoJSONWriter()
+  package var json: WireJSON { protoJSON }
+
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.message("id", id)
     w.string("nodeType", nodeType)
     w.bool("isText", isText)
@@ -188,6 +200,6 @@ package struct PBTreeRestoreSpan: WireMessage {
     w.message("parentId", parentID)
     w.message("leftSiblingId", leftSiblingID)
     w.message("rightSiblingId", rightSiblingID)
-    return w.json
+
   }
 }

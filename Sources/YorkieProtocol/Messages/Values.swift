@@ -31,7 +31,7 @@ package enum PBValueType: Int32, ProtoEnum {
 }
 
 /// `JSONElementSimple`: the value of a Set, Add, ArraySet or Increase.
-package struct PBJSONElementSimple: WireMessage {
+package struct PBJSONElementSimple: WireMessage, ProtoJSONMessage {
   package var createdAt: WireTimeTicket?
   package var movedAt: WireTimeTicket?
   package var removedAt: WireTimeTicket?
@@ -53,19 +53,21 @@ package struct PBJSONElementSimple: WireMessage {
               type: try r.enumValue("type"), value: try r.bytes("value"))
   }
 
-  package var json: WireJSON {
-    var w = ProtoJSONWriter()
+  package var json: WireJSON { protoJSON }
+
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.message("createdAt", createdAt)
     w.message("movedAt", movedAt)
     w.message("removedAt", removedAt)
     w.enumValue("type", type)
     w.bytes("value", value)
-    return w.json
+
   }
 }
 
 /// `TextNodePos`: a piece of text (createdAt, offset) and an offset inside it.
-package struct PBTextNodePos: WireMessage {
+package struct PBTextNodePos: WireMessage, ProtoJSONMessage {
   package var createdAt: WireTimeTicket?
   package var offset: Int32
   package var relativeOffset: Int32
@@ -81,12 +83,14 @@ package struct PBTextNodePos: WireMessage {
     self.init(createdAt: try r.message("createdAt"), offset: try r.int32("offset"), relativeOffset: try r.int32("relativeOffset"))
   }
 
-  package var json: WireJSON {
-    var w = ProtoJSONWriter()
+  package var json: WireJSON { protoJSON }
+
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.message("createdAt", createdAt)
     w.int32("offset", offset)
     w.int32("relativeOffset", relativeOffset)
-    return w.json
+
   }
 }
 
@@ -104,7 +108,7 @@ package enum PBRestoreMode: Int32, ProtoEnum {
 }
 
 /// `RestoreSpan`: text an undo revives or removes again, by its original identity.
-package struct PBRestoreSpan: WireMessage {
+package struct PBRestoreSpan: WireMessage, ProtoJSONMessage {
   package var createdAt: WireTimeTicket?
   package var start: Int32
   package var end: Int32
@@ -125,13 +129,15 @@ package struct PBRestoreSpan: WireMessage {
               content: try r.string("content"), attributes: try r.stringMap("attributes"))
   }
 
-  package var json: WireJSON {
-    var w = ProtoJSONWriter()
+  package var json: WireJSON { protoJSON }
+
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.message("createdAt", createdAt)
     w.int32("start", start)
     w.int32("end", end)
     w.string("content", content)
     w.stringMap("attributes", attributes)
-    return w.json
+
   }
 }

@@ -55,7 +55,7 @@ private func oneofMember(_ r: ProtoJSONReader, _ names: [String], what: String) 
 }
 
 /// `yorkie.v1.ResourceDescriptor`: a document or a channel to watch.
-public enum WireResourceDescriptor: WireMessage {
+public enum WireResourceDescriptor: WireMessage, ProtoJSONMessage {
   /// A document.
   case document(WireDocumentResource)
   /// A channel.
@@ -68,16 +68,18 @@ public enum WireResourceDescriptor: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     switch self {
-    case .document(let d): return .object([.init("document", d.json)])
-    case .channel(let c): return .object([.init("channel", c.json)])
+    case .document(let d): w.message("document", d)
+    case .channel(let c): w.message("channel", c)
     }
   }
 }
 
 /// The request of the `Watch` stream: the documents and channels it follows.
-public struct WatchRequest: WireMessage {
+public struct WatchRequest: WireMessage, ProtoJSONMessage {
   /// The client's ID: 24 hex characters, from ``ActivateClientResponse/clientID``.
   public var clientID: String
   /// The documents and channels to follow.
@@ -96,16 +98,16 @@ public struct WatchRequest: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
-    var w = ProtoJSONWriter()
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     w.string("clientId", clientID)
     w.repeated("resources", resources)
-    return w.json
   }
 }
 
 /// The initial state of one watched resource.
-public enum WireResourceInit: WireMessage {
+public enum WireResourceInit: WireMessage, ProtoJSONMessage {
   /// The initial state of a watched document.
   case document(WireDocumentInit)
   /// The initial state of a watched channel.
@@ -118,10 +120,12 @@ public enum WireResourceInit: WireMessage {
   }
 
   /// The message in canonical JSON.
-  public var json: WireJSON {
+  public var json: WireJSON { protoJSON }
+
+  package func writeFields(to w: inout ProtoJSONWriter) {
     switch self {
-    case .document(let d): return .object([.init("documentInit", d.json)])
-    case .channel(let c): return .object([.init("channelInit", c.json)])
+    case .document(let d): w.message("documentInit", d)
+    case .channel(let c): w.message("channelInit", c)
     }
   }
 }

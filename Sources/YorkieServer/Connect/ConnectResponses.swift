@@ -18,7 +18,7 @@ enum ConnectResponses {
 
   /// A unary success: `200` with the message as JSON.
   static func unary(_ message: some WireMessage, writer: ResponseWriter) {
-    writer.send(status: .ok, headers: ["Content-Type": "application/json"], body: message.json.bytes)
+    writer.send(status: .ok, headers: ["Content-Type": "application/json"], body: message.jsonBytes)
   }
 
   /// A unary error: the code's HTTP status with the error as JSON.

@@ -20,14 +20,15 @@ struct PushPullInput {
   var target: AttachmentStatus = .attached
 }
 
-/// A snapshot to build outside the lock: the document materialized at `initialSeq`, with the
-/// request's changes applied on top and garbage collected with the minimum version vector.
+/// A snapshot to build outside the lock: the document materialized at a serverSeq of its
+/// history (for a pull, after the request's changes were stored) and garbage collected with
+/// the minimum version vector.
 package struct SnapshotJob: Sendable {
   /// The document.
   package var document: ResourceID
   /// The stored snapshot to start from, if any.
   package var base: StoredSnapshot?
-  /// The changes after `base`, in order (the pushed ones last).
+  /// The stored changes after `base`, in order, through the job's serverSeq.
   package var changes: [WireChange]
   /// The minimum synced version vector to collect garbage with, or `nil` not to collect.
   package var minVersionVector: [String: Int64]?
@@ -119,7 +120,8 @@ extension ServiceState {
     } else {
       pack.checkpoint = WireCheckpoint(serverSeq: document.serverSeq, clientSeq: clientSeqAfterPush)
       if initialSeq - requested >= settings.snapshotThreshold, document.unmaterializableReason == nil {
-        snapshotJob = ServiceState.makeSnapshotJob(document, through: initialSeq, pushed: pushables.map(\.wire))
+        // The pushed changes are stored by now: the job is the history through them.
+        snapshotJob = ServiceState.makeSnapshotJob(document, through: document.serverSeq)
       } else {
         if initialSeq - requested >= settings.snapshotThreshold { snapshotSkipped = document.unmaterializableReason }
         pack.changes = pulledChanges(document, after: requested, through: initialSeq, client: input.client, ownThrough: clientSeqAfterPush)
@@ -182,11 +184,11 @@ extension ServiceState {
     }
   }
 
-  /// The job that materializes `document` at `through` plus `pushed`.
-  static func makeSnapshotJob(_ document: DocumentRecord, through: Int64, pushed: [WireChange]) -> SnapshotJob {
+  /// The job that materializes `document` at `through` (its stored history up to there).
+  static func makeSnapshotJob(_ document: DocumentRecord, through: Int64) -> SnapshotJob {
     let base = document.snapshot.flatMap { $0.serverSeq <= through ? $0 : nil }
     let start = Int(base?.serverSeq ?? 0)
-    let changes = Array(document.changes[start..<Int(through)].map(\.wire)) + pushed
+    let changes = document.changes[start..<Int(through)].map(\.wire)
     return SnapshotJob(document: document.id, base: base, changes: changes, minVersionVector: nil, disablePresence: document.disablePresence)
   }
 

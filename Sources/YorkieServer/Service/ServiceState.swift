@@ -6,6 +6,10 @@ package struct ServiceSettings: Sendable {
   package var snapshotThreshold: Int64 = 500
   /// A snapshot is stored every this many changes.
   package var snapshotInterval: Int64 = 500
+  /// At most this much memory (bytes, as ``MaterializedDocuments`` counts it) holds the last
+  /// materialized state of recently built documents, from which the next snapshot builds
+  /// start; 0 keeps none.
+  package var materializedDocumentsBudget = 256 << 20
   /// Clients idle this long (seconds) are deactivated by housekeeping.
   package var clientDeactivateThreshold: Double = 24 * 3600
   /// Channel sessions not refreshed for this long (seconds) expire.

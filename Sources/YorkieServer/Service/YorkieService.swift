@@ -31,6 +31,10 @@ package final class YorkieService: Sendable {
   private let snapshotsUnderway = Locked<Set<ResourceID>>([])
   /// The documents whose lack of a snapshot was already logged as a warning.
   private let unmaterializableLogged = Locked<Set<ResourceID>>([])
+  /// The last materialized state of recently built documents, where snapshot builds start.
+  package let materialized: MaterializedDocuments
+  /// How many snapshot builds started from a materialized document (for tests and logs).
+  package let materializedReuses = Locked(0)
 
   /// The auth hook: `(project, method, token, attributes)`; throws to refuse
   /// (``AuthWebhookClient/authorize(project:method:token:attributes:)`` in a server).
@@ -43,6 +47,7 @@ package final class YorkieService: Sendable {
     authorize: @escaping Authorizer = { _, _, _, _ throws(ServiceError) in }
   ) {
     self.state = Locked(state)
+    materialized = MaterializedDocuments(budget: state.settings.materializedDocumentsBudget)
     self.journal = journal
     self.log = log
     self.now = now
@@ -93,7 +98,19 @@ package final class YorkieService: Sendable {
   func publish(_ effects: ServiceEffects) {
     hub.publish(effects.documentEvents)
     hub.publish(effects.channelEvents)
+    for case .documentRemoved(let document) in effects.journal { materialized.drop(document) }
     for document in effects.snapshotsDue { storeSnapshot(of: document) }
+  }
+
+  /// Whether a snapshot is being built and stored in the background (for tests that wait for
+  /// the service to settle).
+  package var isStoringSnapshots: Bool { snapshotsUnderway.withLock { !$0.isEmpty } }
+
+  /// Keeps what a build materialized for the next build of `document`, unless the document was
+  /// removed meanwhile (the removal's ``publish(_:)`` may already have dropped its entry).
+  private func keepMaterialized(_ entry: MaterializedDocuments.Entry, of document: ResourceID) {
+    guard state.withLock({ $0.documents[document].map { !$0.isRemoved } ?? false }) else { return }
+    materialized.checkIn(document, entry)
   }
 
   /// Marks the service failed after the journal could not make a step durable.
@@ -106,7 +123,7 @@ package final class YorkieService: Sendable {
   func storeSnapshot(of documentID: ResourceID) {
     let job: SnapshotJob? = state.withLock { state in
       guard let document = state.documents[documentID], document.unmaterializableReason == nil else { return nil }
-      var job = ServiceState.makeSnapshotJob(document, through: document.serverSeq, pushed: [])
+      var job = ServiceState.makeSnapshotJob(document, through: document.serverSeq)
       // Garbage every attached client has seen goes, so that stored snapshots stay the size of
       // the document rather than of its history.
       job.minVersionVector = ServiceState.minimumVersionVector(Array(document.versionVectors.values))
@@ -118,14 +135,28 @@ package final class YorkieService: Sendable {
     serverTask { [self] in
       defer { snapshotsUnderway.withLock { _ = $0.remove(documentID) } }
       do throws(ServiceError) {
-        let built = try await SnapshotBuilder.build(job)
-        _ = try await step { state, _ throws(ServiceError) in
+        let built = try await SnapshotBuilder.build(job, from: materialized.checkOut(documentID))
+        if built.reused { materializedReuses.withLock { $0 += 1 } }
+        let stored = try await step { state, _ throws(ServiceError) in
           var effects = ServiceEffects()
-          guard var document = state.documents[documentID], (document.snapshot?.serverSeq ?? 0) < serverSeq else { return ((), effects) }
+          guard var document = state.documents[documentID], (document.snapshot?.serverSeq ?? 0) < serverSeq else { return (false, effects) }
           document.snapshot = StoredSnapshot(serverSeq: serverSeq, data: built.data, versionVector: built.versionVector)
           state.documents[documentID] = document
           effects.journal.append(.snapshotStored(document: documentID, serverSeq: serverSeq, data: built.data, versionVector: built.versionVector))
-          return ((), effects)
+          return (true, effects)
+        }
+        if var entry = built.materialized {
+          if stored {
+            // The materialized document is the snapshot just stored: from now on it stands in
+            // for loading that snapshot (see MaterializedDocuments).
+            try? await entry.document.resetClocksAsLoadedFromOwnSnapshot()
+            entry.baseSeq = serverSeq
+            entry.base = built.data
+            entry.through = serverSeq
+            keepMaterialized(entry, of: documentID)
+          } else if built.collected == 0 {
+            keepMaterialized(entry, of: documentID)
+          }
         }
       } catch {
         log.warning("snapshot of document \(documentID.hex) at \(serverSeq) not stored: \(error.message)")
@@ -144,7 +175,10 @@ package final class YorkieService: Sendable {
     guard let job = result.snapshotJob else { return result.pack }
     var pack = result.pack
     do throws(ServiceError) {
-      let built = try await SnapshotBuilder.build(job)
+      let built = try await SnapshotBuilder.build(job, from: materialized.checkOut(job.document))
+      if built.reused { materializedReuses.withLock { $0 += 1 } }
+      // A collection that purged anything leaves the document other than its base and changes.
+      if let entry = built.materialized, built.collected == 0 { keepMaterialized(entry, of: job.document) }
       snapshotsSent.withLock { $0 += 1 }
       pack.snapshot = Data(built.data)
       if let disableGCClient = result.disableGCClient {
@@ -174,7 +208,7 @@ extension YorkieService {
   package func materialize(documentKey key: String, project: String = "") async throws(ServiceError) -> [UInt8]? {
     let job: SnapshotJob? = state.withLock { state in
       guard let id = state.documentByKey[DocumentKeyPath(project: project, key: key)], let document = state.documents[id] else { return nil }
-      return ServiceState.makeSnapshotJob(document, through: document.serverSeq, pushed: [])
+      return ServiceState.makeSnapshotJob(document, through: document.serverSeq)
     }
     guard let job else { return nil }
     return try await SnapshotBuilder.build(job).data
