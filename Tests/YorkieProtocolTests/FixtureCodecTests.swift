@@ -33,6 +33,15 @@ struct FixtureCodecTests {
       }
       try checkRequest(exchange, codec, id: id, canonical: !FixtureCodecTests.nonCanonical.contains(name))
       try checkResponse(exchange, codec, id: id)
+      // Decoding the recorded bodies from their index gives what decoding their tree gives.
+      if let raw = exchange["requestRaw"]?.stringValue {
+        #expect(codec.requestDisagreement(Array(raw.utf8)) == nil, "\(id)")
+      } else if let request = exchange["request"], request != .null {
+        #expect(codec.requestDisagreement(request.bytes) == nil, "\(id)")
+      }
+      if case .object = exchange["response"], let response = exchange["response"] {
+        #expect(codec.responseDisagreement(response.bytes) == nil, "\(id)")
+      }
     }
   }
 

@@ -119,9 +119,35 @@ func isDefault(_ value: WireJSON) -> Bool {
 struct RPCCodec: Sendable {
   let request: @Sendable (WireJSON) throws -> WireJSON
   let response: @Sendable (WireJSON) throws -> WireJSON
+  /// For request text, a description of how decoding it from its index and from its tree
+  /// disagree, or nil when they agree (see ``disagreement(_:_:)``).
+  let requestDisagreement: @Sendable ([UInt8]) -> String?
+  /// The same for response text.
+  let responseDisagreement: @Sendable ([UInt8]) -> String?
 
   static func of<Request: WireMessage, Response: WireMessage>(_ request: Request.Type, _ response: Response.Type) -> RPCCodec {
-    RPCCodec(request: { checkedJSON(try Request(json: $0, path: "request")) }, response: { checkedJSON(try Response(json: $0, path: "response")) })
+    RPCCodec(
+      request: { checkedJSON(try Request(json: $0, path: "request")) }, response: { checkedJSON(try Response(json: $0, path: "response")) },
+      requestDisagreement: { disagreement(Request.self, $0) }, responseDisagreement: { disagreement(Response.self, $0) })
+  }
+
+  /// How decoding `text` as `M` through its index (``WireMessage/init(jsonData:)``) and
+  /// through its `WireJSON` tree disagree: a different message, or a different error (code,
+  /// message, field); nil when they agree.
+  static func disagreement<M: WireMessage>(_ type: M.Type, _ text: [UInt8]) -> String? {
+    let indexed = Result { () throws(YorkieError) in try M(jsonData: text) }
+    let viaTree = Result { () throws(YorkieError) in try M(json: try WireJSON.parse(text)) }
+    switch (indexed, viaTree) {
+    case (.success(let a), .success(let b)):
+      return a == b ? nil : "\(M.self): the messages differ"
+    case (.failure(let a), .failure(let b)):
+      return a.code == b.code && a.message == b.message && a.field == b.field ? nil
+        : "\(M.self): errors differ: \(a.message) | \(b.message)"
+    case (.success, .failure(let b)):
+      return "\(M.self): only the tree refuses it: \(b.message)"
+    case (.failure(let a), .success):
+      return "\(M.self): only the index refuses it: \(a.message)"
+    }
   }
 
   /// The message's JSON tree, after checking that the bytes written straight from its fields

@@ -134,7 +134,7 @@ struct MalformedInputTests {
     let iterations = environment["WIRE_FUZZ_ITERATIONS"].flatMap(Int.init) ?? 20_000
     let seed = environment["WIRE_FUZZ_SEED"].flatMap(UInt64.init) ?? 20_261_124
     var random = SplitMix(seed: seed)
-    var corpus: [(codec: (WireJSON) throws -> Void, text: [UInt8])] = []
+    var corpus: [(codec: (WireJSON) throws -> Void, text: [UInt8], disagreement: ([UInt8]) -> String?)] = []
     for fixture in try Fixture.all() {
       for exchange in fixture.exchanges {
         let rpc = exchange["rpc"]?.stringValue ?? "health"
@@ -143,7 +143,7 @@ struct MalformedInputTests {
           corpus.append(({ json in
             let encoded = try codec.request(json)
             if let pack = encoded["changePack"] { _ = try? WireChangePack(json: pack, path: "p").model() }
-          }, request.bytes))
+          }, request.bytes, codec.requestDisagreement))
         }
         if case .object = exchange["response"], exchange["status"]?.intValue == 200, let response = exchange["response"] {
           corpus.append(({ json in
@@ -151,14 +151,14 @@ struct MalformedInputTests {
             if let pack = encoded["changePack"], let model = try? WireChangePack(json: pack, path: "p").model(), model.snapshot != nil {
               _ = try? DocumentSnapshot(data: model.snapshot!)
             }
-          }, response.bytes))
+          }, response.bytes, codec.responseDisagreement))
         }
       }
     }
     #expect(corpus.count > 50)
     var decoded = 0
     for iteration in 0..<iterations {
-      let (decode, original) = corpus[Int(random.next() % UInt64(corpus.count))]
+      let (decode, original, disagreement) = corpus[Int(random.next() % UInt64(corpus.count))]
       var bytes = original
       for _ in 0..<(1 + Int(random.next() % 4)) where !bytes.isEmpty {
         let at = Int(random.next() % UInt64(bytes.count))
@@ -173,6 +173,11 @@ struct MalformedInputTests {
           let end = min(bytes.count, at + Int(random.next() % 40))
           bytes.insert(contentsOf: bytes[at..<end], at: at)
         }
+      }
+      // Decoding from the text's index gives what decoding from its tree gives: the same
+      // message, or the same error.
+      if let difference = disagreement(bytes) {
+        Issue.record("seed \(seed), iteration \(iteration): \(difference): \(String(decoding: bytes, as: UTF8.self))")
       }
       do {
         try decode(try WireJSON.parse(bytes))

@@ -29,9 +29,12 @@ extension WireJSON {
 /// A recursive-descent parser over the bytes of one JSON text. The input is untrusted: every
 /// read is bounds-checked (an array, not a buffer pointer), and every path tests
 /// `index < bytes.count` before it reads, so malformed input is an error, never a trap.
-private struct WireJSONParser {
+struct WireJSONParser {
   let bytes: [UInt8]
   var index = 0
+  /// Set by the canonical decoder (CanonicalDecoder.swift) when the text leaves the form it
+  /// reads; the text is then decoded through the tree.
+  var bailed = false
 
   init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -151,6 +154,15 @@ private struct WireJSONParser {
 
   /// A string literal; the opening quote is at `index`.
   mutating func string() throws(YorkieError) -> String {
+    let literal = try scanString()
+    if let unescaped = literal.unescaped { return String(decoding: unescaped, as: UTF8.self) }
+    return String(decoding: bytes[literal.start..<literal.end], as: UTF8.self)
+  }
+
+  /// Moves past a string literal (the opening quote is at `index`), checking it: escapes, no
+  /// raw control characters, valid UTF-8 once unescaped. Returns where its content starts and
+  /// ends (at the closing quote) and, when it has escapes, its content unescaped (UTF-8).
+  mutating func scanString() throws(YorkieError) -> (start: Int, end: Int, unescaped: [UInt8]?) {
     index += 1
     let start = index
     // Fast path: no escapes. Eight bytes at a time while they are plain ASCII (no quote,
@@ -162,10 +174,10 @@ private struct WireJSONParser {
       if byte == UInt8(ascii: "\"") {
         // Only the bytes after the word loop can be ≥ 0x80: if none is, this is ASCII, which
         // is valid UTF-8 as it is.
-        let text = seen < 0x80 ? String(decoding: bytes[start..<index], as: UTF8.self) : decodeUTF8(bytes[start..<index])
-        guard let text else { throw error("invalid UTF-8 in a string") }
+        guard seen < 0x80 || isValidUTF8(bytes[start..<index]) else { throw error("invalid UTF-8 in a string") }
+        let end = index
         index += 1
-        return text
+        return (start, end, nil)
       }
       if byte == UInt8(ascii: "\\") { break }
       if byte < 0x20 { throw error("unescaped control character in a string") }
@@ -178,8 +190,8 @@ private struct WireJSONParser {
       index += 1
       switch byte {
       case UInt8(ascii: "\""):
-        guard let text = decodeUTF8(buffer) else { throw error("invalid UTF-8 in a string") }
-        return text
+        guard isValidUTF8(buffer[...]) else { throw error("invalid UTF-8 in a string") }
+        return (start, index - 1, buffer)
       case UInt8(ascii: "\\"):
         guard index < bytes.count else { throw error("unterminated escape") }
         let escape = bytes[index]
@@ -214,6 +226,20 @@ private struct WireJSONParser {
       }
     }
     throw error("unterminated string")
+  }
+
+  /// Whether `bytes` are valid UTF-8 (overlong forms, surrogates and truncated sequences are
+  /// not): the test `decodeUTF8` makes, without making the string.
+  private func isValidUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
+    var decoder = UTF8()
+    var iterator = bytes.makeIterator()
+    while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue: continue
+      case .emptyInput: return true
+      case .error: return false
+      }
+    }
   }
 
   /// Moves `index` past whole 8-byte words that hold only plain string bytes: printable ASCII

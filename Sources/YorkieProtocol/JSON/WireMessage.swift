@@ -50,7 +50,14 @@ extension WireMessage {
   ///   the byte offset; otherwise `YorkieError.field` is the offending field's path.
   /// - Complexity: O(*n*) in the size of the text.
   public init(jsonData bytes: some Collection<UInt8>) throws(YorkieError) {
-    try self.init(json: try WireJSON.parse(bytes))
+    let text = Array(bytes)
+    // The messages of pushes and pulls in canonical form are read straight from the text
+    // (CanonicalDecoder.swift); anything else, and every error, through the tree.
+    if let message = WireJSONParser.decodeCanonical(Self.self, text) {
+      self = message
+      return
+    }
+    try self.init(json: try WireJSON.parse(text))
   }
 
   /// Decodes the message from JSON text.
