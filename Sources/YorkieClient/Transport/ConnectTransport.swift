@@ -84,6 +84,8 @@ package final class ConnectTransport: Sendable {
   private let streamSession: URLSession
   /// The delegate of `streamSession`.
   private let streamDelegate: SessionDelegate
+  /// The serial queue of both delegates.
+  private let delegateQueue: OperationQueue
   /// The stream openings, one at a time.
   private let openings = OpeningLine()
   /// Whether ``invalidate()`` was called; guards the creation of tasks, since a session traps
@@ -117,6 +119,7 @@ package final class ConnectTransport: Sendable {
     let queue = OperationQueue()
     queue.name = "YorkieClient.ConnectTransport"
     queue.maxConcurrentOperationCount = 1
+    delegateQueue = queue
     // Task identifiers are per session: each session routes through a delegate of its own.
     delegate = SessionDelegate()
     session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
@@ -134,6 +137,12 @@ package final class ConnectTransport: Sendable {
     guard first else { return }
     session.invalidateAndCancel()
     streamSession.invalidateAndCancel()
+    // Every call still waiting ends now, whatever the sessions report (see SessionDelegate.close()).
+    let orphans = delegate.close() + streamDelegate.close()
+    guard !orphans.isEmpty else { return }
+    delegateQueue.addOperation {
+      for sink in orphans { sink.completed(error: URLError(.cancelled)) }
+    }
   }
 
   /// A task for `request` on `session`; nil once the transport is invalidated.

@@ -30,15 +30,38 @@ extension TaskSink {
 /// (per-task delegates are ignored and `bytes(for:)` does not exist), so unary calls and
 /// streams both go through here.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-  // Unchecked: `sinks` is only touched under `lock`.
-  /// Guards `sinks`.
+  // Unchecked: `sinks` and `closed` are only touched under `lock`.
+  /// Guards `sinks` and `closed`.
   private let lock = NSLock()
   /// The sink of each running task, by task identifier.
   private var sinks: [Int: any TaskSink] = [:]
+  /// Whether ``close()`` was called: no sink is taken any more.
+  private var closed = false
 
-  /// Routes the events of `task` to `sink`; call before resuming the task.
+  /// Routes the events of `task` to `sink`; call before resuming the task. Once the delegate
+  /// is closed, `sink` is completed at once with `URLError(.cancelled)` instead (on the
+  /// caller's thread: nobody else knows the sink yet).
   func register(_ task: URLSessionTask, _ sink: any TaskSink) {
-    lock.withLock { sinks[task.taskIdentifier] = sink }
+    let taken: Bool = lock.withLock {
+      guard !closed else { return false }
+      sinks[task.taskIdentifier] = sink
+      return true
+    }
+    if !taken { sink.completed(error: URLError(.cancelled)) }
+  }
+
+  /// Stops routing: forgets every sink and returns them, for the caller to complete on the
+  /// delegate queue; later registrations fail at once.
+  ///
+  /// The session's invalidation is not enough to end every call: on Linux, a task cancelled
+  /// between its creation and its `resume()` never reports its end, and its caller would wait
+  /// forever. A task's end that the session still reports later finds no sink.
+  func close() -> [any TaskSink] {
+    lock.withLock {
+      closed = true
+      defer { sinks = [:] }
+      return Array(sinks.values)
+    }
   }
 
   /// The sink of `task`, if any.

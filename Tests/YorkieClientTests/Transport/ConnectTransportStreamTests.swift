@@ -189,6 +189,11 @@ struct ConnectTransportStreamTests {
       let watched = documentEvent(try await watchA.next())
       #expect(watched?.0 == .documentWatched)
       #expect(watched?.1 == b.clientID)
+      // The server tells a of b before b's consumer necessarily read its initialization.
+      let deadline = ContinuousClock.now + .seconds(10)
+      while received.withLock({ $0 }) == 0 && ContinuousClock.now < deadline {
+        try await Task.sleep(nanoseconds: 1_000_000)
+      }
 
       consumer.cancel()
       // The consumer ends (without hanging) however the cancellation reached the sequence.
