@@ -22,9 +22,11 @@ let package = Package(
   targets: [
     .target(name: "CRDT"),
     .target(name: "YorkieProtocol", dependencies: ["CRDT"]),
-    .target(name: "YorkieClient", dependencies: ["CRDT", "YorkieProtocol"]),
+    // Append-only checksummed logs on local files (server storage, the client's offline store).
+    .target(name: "DurableStorage", dependencies: ["CRDT"]),
+    .target(name: "YorkieClient", dependencies: ["CRDT", "YorkieProtocol", "DurableStorage"]),
     // The development server (issue 12): YorkieService over Connect + JSON on HTTP/1.1.
-    .target(name: "YorkieServer", dependencies: ["CRDT", "YorkieProtocol"]),
+    .target(name: "YorkieServer", dependencies: ["CRDT", "YorkieProtocol", "DurableStorage"]),
     .executableTarget(name: "yorkie-server", dependencies: ["YorkieServer"]),
     // `swift run yorkie-demo`: three clients edit one document at once and converge (issue 13).
     .executableTarget(name: "yorkie-demo", dependencies: ["YorkieClient", "YorkieServer"]),
@@ -42,7 +44,8 @@ let package = Package(
     // `yorkie-server` process and the TCP fault-injection proxy.
     .target(name: "YorkieTestSupport", dependencies: ["YorkieServer"], path: "Tests/YorkieTestSupport"),
     .testTarget(name: "YorkieClientTests", dependencies: ["YorkieClient", "YorkieServer", "YorkieProtocol", "YorkieTestSupport"]),
-    .testTarget(name: "YorkieServerTests", dependencies: ["YorkieServer", "YorkieProtocol", "CRDT", "YorkieTestSupport"]),
+    .testTarget(name: "DurableStorageTests", dependencies: ["DurableStorage", "CRDT"]),
+    .testTarget(name: "YorkieServerTests", dependencies: ["YorkieServer", "YorkieProtocol", "CRDT", "YorkieTestSupport", "DurableStorage"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import DurableStorage
 import CRDT
 import Foundation
 

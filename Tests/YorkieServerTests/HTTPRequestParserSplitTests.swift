@@ -1,3 +1,4 @@
+import CRDT
 import Foundation
 import Testing
 

@@ -1,3 +1,5 @@
+import DurableStorage
+
 /// Where the service makes its records durable (see ``JournalRecord``).
 ///
 /// ``append(_:)`` is called under the service's lock, so records reach the journal in the order

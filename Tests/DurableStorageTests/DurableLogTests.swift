@@ -1,7 +1,8 @@
+import CRDT
 import Foundation
 import Testing
 
-@testable import YorkieServer
+@testable import DurableStorage
 
 /// `DurableLog` on its own: writing, reading back, compaction and the life cycle of the file.
 @Suite("Storage: durable log")

@@ -1,7 +1,8 @@
+import CRDT
 import Foundation
 import Testing
 
-@testable import YorkieServer
+@testable import DurableStorage
 
 /// Helpers of the storage tests, in a namespace of their own (the test target is shared).
 enum StorageFixture {

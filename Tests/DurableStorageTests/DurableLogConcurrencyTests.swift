@@ -2,7 +2,7 @@ import CRDT
 import Foundation
 import Testing
 
-@testable import YorkieServer
+@testable import DurableStorage
 
 /// A test record of the concurrency tests: who wrote it, in which call, and its place in the call.
 private struct Stamp: Hashable {

@@ -1,6 +1,7 @@
+import CRDT
 import Testing
 
-@testable import YorkieServer
+@testable import DurableStorage
 
 /// CRC-32C one bit at a time, straight from the definition (reflected polynomial 0x82F63B78): the
 /// reference the table-driven implementation is compared with.

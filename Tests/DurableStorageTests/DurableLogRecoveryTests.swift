@@ -1,7 +1,8 @@
+import CRDT
 import Foundation
 import Testing
 
-@testable import YorkieServer
+@testable import DurableStorage
 
 /// Opening damaged files: a torn tail is cut and reported, anything else is refused with the file
 /// and the offset of the damaged record.

@@ -13,7 +13,7 @@ extension DurableLog {
     package var offset: Int
 
     /// The position `offset` in generation `generation`.
-    init(generation: Int, offset: Int) {
+    package init(generation: Int, offset: Int) {
       self.generation = generation
       self.offset = offset
     }
