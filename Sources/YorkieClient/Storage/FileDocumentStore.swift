@@ -1,0 +1,205 @@
+import CRDT
+import DurableStorage
+import Foundation
+
+/// A ``DocumentStore`` on the local file system: one folder per document under ``directory``
+/// (which should be one per client identity), one `DurableLog` file per generation.
+///
+/// ```
+/// <directory>/d-<key as hex UTF-8>/00000000000000000007.log        the current generation
+///                                  00000000000000000006.log        the previous one
+///                                  00000000000000000005.log.damaged set aside by a load
+/// ```
+///
+/// A generation's first record is its base, the others pending changes and acknowledgements
+/// (``StoreRecord``); every record carries a CRC-32C. Appends of changes are flushed before
+/// ``appendChanges(_:_:)`` returns. A new generation is written and flushed in full before the
+/// older ones (all but the previous) are deleted, so a crash at any instant leaves a generation
+/// that reads back whole.
+///
+/// Loading reads the newest generation first. A file whose records fail their checksums, or
+/// whose first record is no base, is renamed `….damaged` and reported, and the previous
+/// generation is tried; an unfinished last record (the trace of a crash during an append) is cut
+/// away and reported, and the rest is used. A generation holding nothing at all (a crash right
+/// after its creation) is deleted silently: it never held anything.
+///
+/// Thread safety: every call runs under one lock (file calls block; a store is meant for one
+/// client, whose documents sync one change pack at a time).
+package final class FileDocumentStore: DocumentStore {
+  /// The folder holding one folder per document.
+  package let directory: URL
+  /// The open generation of each document loaded or written since the store was made.
+  private let open = Locked<[String: Generation]>([:])
+
+  /// The current generation of a document: its number and its log.
+  private struct Generation {
+    var number: Int
+    var log: DurableLog
+  }
+
+  /// A store in `directory`, created if missing.
+  package init(directory: URL) throws {
+    self.directory = directory
+    do {
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    } catch {
+      throw DocumentStoreError.storage("cannot create \(directory.path): \(error)")
+    }
+  }
+
+  deinit {
+    open.withLock { generations in
+      for generation in generations.values { generation.log.close() }
+    }
+  }
+
+  package func load(_ key: String) throws -> StoreLoad {
+    try open.withLock { (generations: inout [String: Generation]) throws -> StoreLoad in
+      generations.removeValue(forKey: key)?.log.close()
+      var damages: [StoreDamage] = []
+      for number in try generationNumbers(key).reversed() {
+        let url = fileURL(key, number)
+        let opened: (DurableLog, DurableLog.Recovery)
+        do throws(StorageError) {
+          opened = try DurableLog.open(at: url)
+        } catch {
+          guard case .corrupt(let file, let offset, let reason) = error else { throw DocumentStoreError.storage("\(error)") }
+          damages.append(setAside(url, file: file, reason: "\(reason) at offset \(offset)"))
+          continue
+        }
+        let (log, recovery) = opened
+        if let tail = recovery.tornTail {
+          damages.append(StoreDamage(file: log.path, reason: tail.description))
+        }
+        if recovery.records.isEmpty && recovery.tornTail == nil {
+          log.close()
+          try? FileManager.default.removeItem(at: url)
+          continue
+        }
+        do throws(StoreRecord.Malformed) {
+          let document = try Self.replay(recovery.records)
+          generations[key] = Generation(number: number, log: log)
+          return StoreLoad(document: document, damages: damages)
+        } catch {
+          log.close()
+          damages.append(setAside(url, file: log.path, reason: error.description))
+        }
+      }
+      return StoreLoad(document: nil, damages: damages)
+    }
+  }
+
+  package func replaceBase(_ key: String, with base: StoredDocument.Base, pendingChanges: [Data]) throws {
+    try open.withLock { generations in
+      let existing = try generationNumbers(key)
+      let number = max(existing.last ?? 0, generations[key]?.number ?? 0) + 1
+      try FileManager.default.createDirectory(at: folderURL(key), withIntermediateDirectories: true)
+      let records = [StoreRecord.base(base).encoded] + pendingChanges.map { StoreRecord.change($0).encoded }
+      let log: DurableLog
+      do {
+        log = try DurableLog.open(at: fileURL(key, number)).0
+        try log.sync(through: try log.append(records))
+      } catch {
+        throw DocumentStoreError.storage("\(error)")
+      }
+      generations.removeValue(forKey: key)?.log.close()
+      generations[key] = Generation(number: number, log: log)
+      // The new generation is durable: all but the previous one may go.
+      for old in existing where old < number - 1 {
+        try? FileManager.default.removeItem(at: fileURL(key, old))
+      }
+    }
+  }
+
+  package func appendChanges(_ key: String, _ changes: [Data]) throws {
+    try append(key, changes.map { StoreRecord.change($0).encoded }, flush: true)
+  }
+
+  package func acknowledge(_ key: String, count: Int) throws {
+    try append(key, [StoreRecord.acknowledged(count: count).encoded], flush: false)
+  }
+
+  package func remove(_ key: String) throws {
+    try open.withLock { generations in
+      generations.removeValue(forKey: key)?.log.close()
+      let folder = folderURL(key)
+      if FileManager.default.fileExists(atPath: folder.path) {
+        do {
+          try FileManager.default.removeItem(at: folder)
+        } catch {
+          throw DocumentStoreError.storage("cannot remove \(folder.path): \(error)")
+        }
+      }
+    }
+  }
+
+  // MARK: - Steps
+
+  /// Appends `records` to the current generation of `key`, flushed when `flush` is set.
+  private func append(_ key: String, _ records: [[UInt8]], flush: Bool) throws {
+    try open.withLock { generations in
+      guard let log = generations[key]?.log else { throw DocumentStoreError.noBase(key: key) }
+      do {
+        let position = try log.append(records)
+        if flush { try log.sync(through: position) }
+      } catch {
+        throw DocumentStoreError.storage("\(error)")
+      }
+    }
+  }
+
+  /// The document a generation's records describe.
+  private static func replay(_ records: [[UInt8]]) throws(StoreRecord.Malformed) -> StoredDocument {
+    guard let first = records.first, case .base(let base) = try StoreRecord.decode(first) else {
+      throw StoreRecord.Malformed(description: "the first record is not a base")
+    }
+    var pending: [Data] = []
+    for payload in records.dropFirst() {
+      switch try StoreRecord.decode(payload) {
+      case .base: throw StoreRecord.Malformed(description: "a second base record")
+      case .change(let change): pending.append(change)
+      case .acknowledged(let count):
+        guard count <= pending.count else {
+          throw StoreRecord.Malformed(description: "\(count) changes acknowledged, \(pending.count) pending")
+        }
+        pending.removeFirst(count)
+      }
+    }
+    return StoredDocument(base: base, pendingChanges: pending)
+  }
+
+  /// Renames a damaged generation so that no load tries it again, and says so.
+  private func setAside(_ url: URL, file: String, reason: String) -> StoreDamage {
+    let aside = url.appendingPathExtension("damaged")
+    try? FileManager.default.removeItem(at: aside)
+    try? FileManager.default.moveItem(at: url, to: aside)
+    return StoreDamage(file: file, reason: reason)
+  }
+
+  /// The generation numbers stored for `key`, ascending.
+  private func generationNumbers(_ key: String) throws -> [Int] {
+    let folder = folderURL(key)
+    guard FileManager.default.fileExists(atPath: folder.path) else { return [] }
+    let names: [String]
+    do {
+      names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    } catch {
+      throw DocumentStoreError.storage("cannot list \(folder.path): \(error)")
+    }
+    return names.compactMap { name -> Int? in
+      guard name.hasSuffix(".log"), name.count == 24 else { return nil }
+      return Int(name.prefix(20))
+    }.sorted()
+  }
+
+  /// The folder of `key`: its UTF-8 bytes in hex, so that any key is a safe, distinct name.
+  private func folderURL(_ key: String) -> URL {
+    directory.appendingPathComponent("d-" + key.utf8.map { String(format: "%02x", $0) }.joined(), isDirectory: true)
+  }
+
+  /// The file of generation `number` of `key`.
+  private func fileURL(_ key: String, _ number: Int) -> URL {
+    let digits = String(number)
+    return folderURL(key).appendingPathComponent(String(repeating: "0", count: max(0, 20 - digits.count)) + digits + ".log")
+  }
+}
