@@ -39,6 +39,8 @@ public actor Client {
   /// Keys of documents being attached (an attach awaits the server; a second one must not
   /// start meanwhile).
   var attaching: Set<String> = []
+  /// Documents shared through ``document(_:initialPresence:syncMode:)``, by key.
+  var handles: [String: SharedDocumentHandle] = [:]
   /// Attached channels by key.
   var channels: [String: ChannelSession] = [:]
 
@@ -97,6 +99,7 @@ public actor Client {
     guard status == .activated, let clientID = id else { return }
     status = .deactivated
     id = nil
+    endSharedHandles()
     let sessions = Array(documents.values)
     let channelSessions = Array(channels.values)
     documents = [:]

@@ -59,6 +59,11 @@ public struct ClientOptions: Sendable {
   public var channelHeartbeatInterval: TimeInterval
   /// Sent as `x-yorkie-user-agent`.
   public var userAgent: String
+  /// How long, in seconds, a document released by its last user of
+  /// ``Client/release(_:)`` stays attached before it is detached (3 s by default). Acquiring it
+  /// again with ``Client/document(_:initialPresence:syncMode:)`` meanwhile keeps it attached,
+  /// so that a screen closed and reopened quickly does not detach and reattach.
+  public var lingerDelay: TimeInterval
   /// The clock and random source of the retry loops: tests put their own here.
   package var environment: ClientEnvironment
 
@@ -67,7 +72,7 @@ public struct ClientOptions: Sendable {
     apiKey: String? = nil, authTokenProvider: AuthTokenProvider? = nil, key: String = UUID().uuidString,
     metadata: [String: String] = [:], timeouts: ClientTimeouts = ClientTimeouts(),
     reconnect: ReconnectPolicy = ReconnectPolicy(), channelHeartbeatInterval: TimeInterval = 5,
-    userAgent: String = YorkieClientInfo.userAgent
+    userAgent: String = YorkieClientInfo.userAgent, lingerDelay: TimeInterval = 3
   ) {
     self.apiKey = apiKey
     self.authTokenProvider = authTokenProvider
@@ -77,6 +82,7 @@ public struct ClientOptions: Sendable {
     self.reconnect = reconnect
     self.channelHeartbeatInterval = channelHeartbeatInterval
     self.userAgent = userAgent
+    self.lingerDelay = lingerDelay
     self.environment = .live
   }
 }
