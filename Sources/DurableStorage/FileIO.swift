@@ -9,7 +9,7 @@
 ///
 /// Descriptors are plain `Int32`s; whoever receives one owns it and must ``close(_:)`` it exactly
 /// once. Every descriptor is opened with `O_CLOEXEC`.
-enum FileIO {
+package enum FileIO {
   /// Opens an existing file for reading and writing; `nil` if it does not exist.
   static func openExisting(_ path: String) throws(StorageError) -> Int32? {
     while true {
@@ -109,7 +109,7 @@ enum FileIO {
   }
 
   /// Renames `source` over `destination` (atomically replacing it, on the same file system).
-  static func rename(_ source: String, over destination: String) throws(StorageError) {
+  package static func rename(_ source: String, over destination: String) throws(StorageError) {
     #if canImport(Glibc)
       let result = Glibc.rename(source, destination)
     #else
@@ -120,7 +120,7 @@ enum FileIO {
 
   /// Deletes `path`; `false` if there was no such file.
   @discardableResult
-  static func removeIfPresent(_ path: String) throws(StorageError) -> Bool {
+  package static func removeIfPresent(_ path: String) throws(StorageError) -> Bool {
     if unlink(path) == 0 { return true }
     if errno == ENOENT { return false }
     throw StorageError.current("unlink", path)
@@ -128,7 +128,7 @@ enum FileIO {
 
   /// Makes the directory entries of the folder holding `path` durable (a creation, rename or
   /// deletion in it), by flushing the folder itself.
-  static func syncDirectory(containing path: String) throws(StorageError) {
+  package static func syncDirectory(containing path: String) throws(StorageError) {
     let folder = directory(of: path)
     var fd: Int32
     repeat { fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } while fd < 0 && errno == EINTR

@@ -20,8 +20,9 @@ import Foundation
 /// Loading reads the newest generation first. A file whose records fail their checksums, or
 /// whose first record is no base, is renamed `….damaged` and reported, and the previous
 /// generation is tried; an unfinished last record (the trace of a crash during an append) is cut
-/// away and reported, and the rest is used. A generation holding nothing at all (a crash right
-/// after its creation) is deleted silently: it never held anything.
+/// away and reported, and the rest is used. A generation is written under a temporary name
+/// (`….log.new`) and renamed once flushed whole; a leftover temporary file (a crash while
+/// writing it) is deleted on load.
 ///
 /// Thread safety: every call runs under one lock (file calls block; a store is meant for one
 /// client, whose documents sync one change pack at a time).
@@ -57,6 +58,10 @@ package final class FileDocumentStore: DocumentStore {
     try open.withLock { (generations: inout [String: Generation]) throws -> StoreLoad in
       generations.removeValue(forKey: key)?.log.close()
       var damages: [StoreDamage] = []
+      // What a crash in the middle of writing a generation leaves: never complete, never used.
+      for number in try generationNumbers(key, suffix: ".log.new") {
+        try? FileManager.default.removeItem(at: fileURL(key, number).appendingPathExtension("new"))
+      }
       for number in try generationNumbers(key).reversed() {
         let url = fileURL(key, number)
         let opened: (DurableLog, DurableLog.Recovery)
@@ -70,11 +75,6 @@ package final class FileDocumentStore: DocumentStore {
         let (log, recovery) = opened
         if let tail = recovery.tornTail {
           damages.append(StoreDamage(file: log.path, reason: tail.description))
-        }
-        if recovery.records.isEmpty && recovery.tornTail == nil {
-          log.close()
-          try? FileManager.default.removeItem(at: url)
-          continue
         }
         do throws(StoreRecord.Malformed) {
           let document = try Self.replay(recovery.records)
@@ -95,10 +95,19 @@ package final class FileDocumentStore: DocumentStore {
       let number = max(existing.last ?? 0, generations[key]?.number ?? 0) + 1
       try FileManager.default.createDirectory(at: folderURL(key), withIntermediateDirectories: true)
       let records = [StoreRecord.base(base).encoded] + pendingChanges.map { StoreRecord.change($0).encoded }
+      // Written whole under a temporary name, then renamed: a generation file with a name is
+      // complete, so one that reads back empty or short is damage, never an interrupted write.
+      let final = fileURL(key, number)
+      let temporary = final.appendingPathExtension("new")
       let log: DurableLog
       do {
-        log = try DurableLog.open(at: fileURL(key, number)).0
-        try log.sync(through: try log.append(records))
+        _ = try FileIO.removeIfPresent(temporary.path)
+        let (written, _) = try DurableLog.open(at: temporary)
+        try written.sync(through: try written.append(records))
+        written.close()
+        try FileIO.rename(temporary.path, over: final.path)
+        try FileIO.syncDirectory(containing: final.path)
+        log = try DurableLog.open(at: final).0
       } catch {
         throw DocumentStoreError.storage("\(error)")
       }
@@ -176,8 +185,8 @@ package final class FileDocumentStore: DocumentStore {
     return StoreDamage(file: file, reason: reason)
   }
 
-  /// The generation numbers stored for `key`, ascending.
-  private func generationNumbers(_ key: String) throws -> [Int] {
+  /// The generation numbers of the files of `key` named with `suffix`, ascending.
+  private func generationNumbers(_ key: String, suffix: String = ".log") throws -> [Int] {
     let folder = folderURL(key)
     guard FileManager.default.fileExists(atPath: folder.path) else { return [] }
     let names: [String]
@@ -187,7 +196,7 @@ package final class FileDocumentStore: DocumentStore {
       throw DocumentStoreError.storage("cannot list \(folder.path): \(error)")
     }
     return names.compactMap { name -> Int? in
-      guard name.hasSuffix(".log"), name.count == 24 else { return nil }
+      guard name.hasSuffix(suffix), name.count == 20 + suffix.count else { return nil }
       return Int(name.prefix(20))
     }.sorted()
   }

@@ -1,0 +1,189 @@
+import CRDT
+import Foundation
+import Testing
+import YorkieTestSupport
+
+@testable import YorkieClient
+
+/// The document stores on their own: what goes in comes back, across store instances, and a
+/// damaged file is never loaded (the previous generation is, and the damage is reported).
+@Suite("Document store: generations, pending changes, damage")
+struct DocumentStoreTests {
+  /// A base whose every field is distinguishable.
+  static func base(_ tag: UInt8, actor: ActorID? = try! ActorID(hex: "0102030405060708090a0b0c")) -> StoredDocument.Base {
+    var vector: [ActorID: Int64] = [:]
+    if let actor { vector[actor] = Int64(tag) * 10 }
+    vector[try! ActorID(hex: String(format: "0000000000000000000007%02x", tag))] = -3
+    return StoredDocument.Base(
+      actorID: actor, checkpoint: Checkpoint(serverSeq: Int64(tag) * 100, clientSeq: UInt32(tag)),
+      versionVector: VersionVector(vector), snapshot: Data(repeating: tag, count: 40 + Int(tag)),
+      presence: tag.isMultiple(of: 2) ? nil : Data("{\"tag\":\(tag)}".utf8))
+  }
+
+  static func change(_ text: String) -> Data { Data(text.utf8) }
+
+  enum Kind: String, CaseIterable, CustomTestStringConvertible {
+    case memory, file
+    var testDescription: String { rawValue }
+    func make(_ folder: URL) throws -> any DocumentStore {
+      switch self {
+      case .memory: MemoryDocumentStore()
+      case .file: try FileDocumentStore(directory: folder)
+      }
+    }
+  }
+
+  @Test("changes after a base, acknowledgements and a new base read back exactly", arguments: Kind.allCases)
+  func roundTrip(kind: Kind) async throws {
+    let folder = temporaryFolder("store-round-trip")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = try kind.make(folder)
+    await #expect(throws: DocumentStoreError.noBase(key: "doc")) { try await store.appendChanges("doc", [Self.change("x")]) }
+    #expect(try await store.load("doc") == StoreLoad(document: nil, damages: []))
+
+    try await store.replaceBase("doc", with: Self.base(1), pendingChanges: [Self.change("c1")])
+    try await store.appendChanges("doc", [Self.change("c2"), Self.change("c3")])
+    try await store.acknowledge("doc", count: 1)
+    try await store.appendChanges("doc", [Self.change("c4")])
+    let expected = StoredDocument(base: Self.base(1), pendingChanges: ["c2", "c3", "c4"].map(Self.change))
+    #expect(try await store.load("doc") == StoreLoad(document: expected, damages: []))
+
+    try await store.replaceBase("doc", with: Self.base(2, actor: nil), pendingChanges: [])
+    try await store.appendChanges("doc", [Self.change("d1")])
+    try await store.acknowledge("doc", count: 1)
+    #expect(try await store.load("doc") == StoreLoad(document: StoredDocument(base: Self.base(2, actor: nil)), damages: []))
+    #expect(try await store.load("other") == StoreLoad(document: nil, damages: []))
+    try await store.remove("doc")
+    #expect(try await store.load("doc") == StoreLoad(document: nil, damages: []))
+  }
+
+  @Test("a file store reads back what another instance wrote; keys never collide; two generations stay")
+  func reopen() async throws {
+    let folder = temporaryFolder("store-reopen")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let keys = ["doc", "doc/1", "DOC", "한글-✓", String(repeating: "k", count: 120)]
+    do {
+      let store = try FileDocumentStore(directory: folder)
+      for (index, key) in keys.enumerated() {
+        for generation in 0..<4 {
+          try store.replaceBase(key, with: Self.base(UInt8(index * 4 + generation)), pendingChanges: [Self.change("\(key)-\(generation)")])
+        }
+        try store.appendChanges(key, [Self.change("\(key)-late")])
+      }
+    }
+    let store = try FileDocumentStore(directory: folder)
+    for (index, key) in keys.enumerated() {
+      let expected = StoredDocument(base: Self.base(UInt8(index * 4 + 3)), pendingChanges: [Self.change("\(key)-3"), Self.change("\(key)-late")])
+      #expect(try store.load(key) == StoreLoad(document: expected, damages: []), "key \(key)")
+    }
+    let folders = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    #expect(folders.count == keys.count)
+    for name in folders {
+      let files = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(name).path).sorted()
+      #expect(files == ["00000000000000000003.log", "00000000000000000004.log"], "\(name)")
+    }
+  }
+
+  /// Two generations of "doc": the older (base 1, one change) and the newer (base 2, changes,
+  /// an acknowledgement, a change). Returns the states the newer one's record prefixes describe
+  /// (index k: its first k+1 records), the older one's state and where the newer one's records end.
+  static func twoGenerations(_ folder: URL) throws -> (newer: [StoredDocument], older: StoredDocument, boundaries: [Int]) {
+    let store = try FileDocumentStore(directory: folder)
+    try store.replaceBase("doc", with: base(1), pendingChanges: [change("a1")])
+    try store.replaceBase("doc", with: base(2), pendingChanges: [change("b1")])
+    try store.appendChanges("doc", [change("b2")])
+    try store.acknowledge("doc", count: 1)
+    try store.appendChanges("doc", [change("b3")])
+    let records: [StoreRecord] = [.base(base(2)), .change(change("b1")), .change(change("b2")), .acknowledged(count: 1), .change(change("b3"))]
+    var boundaries = [8]
+    for record in records { boundaries.append(boundaries.last! + 8 + record.encoded.count) }
+    let prefixes = [
+      StoredDocument(base: base(2)), StoredDocument(base: base(2), pendingChanges: [change("b1")]),
+      StoredDocument(base: base(2), pendingChanges: [change("b1"), change("b2")]),
+      StoredDocument(base: base(2), pendingChanges: [change("b2")]),
+      StoredDocument(base: base(2), pendingChanges: [change("b2"), change("b3")]),
+    ]
+    return (prefixes, StoredDocument(base: base(1), pendingChanges: [change("a1")]), Array(boundaries.dropFirst()))
+  }
+
+  static func generationFile(_ folder: URL, _ number: Int) -> URL {
+    folder.appendingPathComponent("d-" + "doc".utf8.map { String(format: "%02x", $0) }.joined())
+      .appendingPathComponent(String(format: "%020d.log", number))
+  }
+
+  @Test("a flipped or truncated byte anywhere is never loaded: a good prefix or the previous generation is, and the damage is reported")
+  func damage() throws {
+    let seed = UInt64.random(in: 0...UInt64(UInt32.max))
+    print("DocumentStoreTests.damage seed \(seed)")
+    var random = SplitMix64(seed: seed)
+    for round in 0..<150 {
+      let folder = temporaryFolder("store-damage")
+      defer { try? FileManager.default.removeItem(at: folder) }
+      let (newer, older, boundaries) = try Self.twoGenerations(folder)
+      let damagesOlder = round % 5 == 0
+      let file = Self.generationFile(folder, damagesOlder ? 1 : 2)
+      var bytes = try [UInt8](Data(contentsOf: file))
+      let truncates = Bool.random(using: &random)
+      let offset = Int.random(in: 0..<bytes.count, using: &random)
+      if truncates {
+        bytes.removeSubrange(offset...)
+      } else {
+        bytes[offset] ^= UInt8.random(in: 1...255, using: &random)
+      }
+      try Data(bytes).write(to: file)
+      let context = "seed \(seed) round \(round): \(truncates ? "cut at" : "flip at") \(offset) of generation \(damagesOlder ? 1 : 2)"
+
+      var store: FileDocumentStore? = try FileDocumentStore(directory: folder)
+      let load = try store!.load("doc")
+      if damagesOlder {
+        // The newer generation is whole: the older one is not even read.
+        #expect(load == StoreLoad(document: newer.last, damages: []), "\(context)")
+        continue
+      }
+      let loaded = try #require(load.document, "\(context)")
+      #expect(newer.contains(loaded) || loaded == older, "\(context): \(loaded)")
+      let cutAtBoundary = truncates && boundaries.contains(offset)
+      if !cutAtBoundary {
+        #expect(!load.damages.isEmpty, "\(context): not reported")
+      }
+      if loaded == older {
+        #expect(FileManager.default.fileExists(atPath: file.path + ".damaged"), "\(context)")
+        #expect(!FileManager.default.fileExists(atPath: file.path), "\(context)")
+      }
+      // The store goes on: a new generation loads whole, and nothing set aside comes back.
+      try store!.replaceBase("doc", with: Self.base(9), pendingChanges: [Self.change("z")])
+      store = nil  // One store per folder: its files are locked while it is open.
+      let again = try FileDocumentStore(directory: folder).load("doc")
+      #expect(again == StoreLoad(document: StoredDocument(base: Self.base(9), pendingChanges: [Self.change("z")]), damages: []), "\(context)")
+    }
+  }
+
+  @Test("both generations damaged: nothing is loaded and both are reported; an unfinished generation is dropped silently, an empty named one reported")
+  func nothingUsable() throws {
+    let folder = temporaryFolder("store-nothing")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let (newer, _, _) = try Self.twoGenerations(folder)
+    // A crash while a third generation is written leaves its temporary file: dropped silently.
+    let third = Self.generationFile(folder, 3)
+    let partial = third.appendingPathExtension("new")
+    try Data(try Data(contentsOf: Self.generationFile(folder, 2)).prefix(30)).write(to: partial)
+    #expect(try FileDocumentStore(directory: folder).load("doc") == StoreLoad(document: newer.last, damages: []))
+    #expect(!FileManager.default.fileExists(atPath: partial.path))
+    // A named generation holding nothing was damaged (it was complete when named).
+    try Data(try Data(contentsOf: Self.generationFile(folder, 2)).prefix(8)).write(to: third)
+    let emptyNewest = try FileDocumentStore(directory: folder).load("doc")
+    #expect(emptyNewest.document == newer.last)
+    #expect(emptyNewest.damages.map(\.reason) == ["the first record is not a base"])
+    #expect(FileManager.default.fileExists(atPath: third.path + ".damaged"))
+
+    for number in [1, 2] {
+      let file = Self.generationFile(folder, number)
+      var bytes = try [UInt8](Data(contentsOf: file))
+      bytes[0] ^= 0xFF  // the magic
+      try Data(bytes).write(to: file)
+    }
+    let load = try FileDocumentStore(directory: folder).load("doc")
+    #expect(load.document == nil)
+    #expect(load.damages.map { URL(fileURLWithPath: $0.file).lastPathComponent } == ["00000000000000000002.log", "00000000000000000001.log"])
+  }
+}
