@@ -49,8 +49,15 @@ package final class FileDocumentStore: DocumentStore {
   }
 
   deinit {
+    close()
+  }
+
+  /// Closes every open file (and releases its lock, so that another store may open the
+  /// folder); a later call on a document opens its files again, through ``load(_:)``.
+  package func close() {
     open.withLock { generations in
       for generation in generations.values { generation.log.close() }
+      generations = [:]
     }
   }
 

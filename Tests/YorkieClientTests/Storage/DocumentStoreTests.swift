@@ -64,6 +64,7 @@ struct DocumentStoreTests {
     let keys = ["doc", "doc/1", "DOC", "한글-✓", String(repeating: "k", count: 120)]
     do {
       let store = try FileDocumentStore(directory: folder)
+      defer { store.close() }
       for (index, key) in keys.enumerated() {
         for generation in 0..<4 {
           try store.replaceBase(key, with: Self.base(UInt8(index * 4 + generation)), pendingChanges: [Self.change("\(key)-\(generation)")])
@@ -89,6 +90,7 @@ struct DocumentStoreTests {
   /// (index k: its first k+1 records), the older one's state and where the newer one's records end.
   static func twoGenerations(_ folder: URL) throws -> (newer: [StoredDocument], older: StoredDocument, boundaries: [Int]) {
     let store = try FileDocumentStore(directory: folder)
+    defer { store.close() }
     try store.replaceBase("doc", with: base(1), pendingChanges: [change("a1")])
     try store.replaceBase("doc", with: base(2), pendingChanges: [change("b1")])
     try store.appendChanges("doc", [change("b2")])
@@ -104,6 +106,13 @@ struct DocumentStoreTests {
       StoredDocument(base: base(2), pendingChanges: [change("b2"), change("b3")]),
     ]
     return (prefixes, StoredDocument(base: base(1), pendingChanges: [change("a1")]), Array(boundaries.dropFirst()))
+  }
+
+  /// What a fresh store finds for "doc" (closed after, so that the next store may open the folder).
+  static func loadOnce(_ folder: URL) throws -> StoreLoad {
+    let store = try FileDocumentStore(directory: folder)
+    defer { store.close() }
+    return try store.load("doc")
   }
 
   static func generationFile(_ folder: URL, _ number: Int) -> URL {
@@ -152,8 +161,9 @@ struct DocumentStoreTests {
       }
       // The store goes on: a new generation loads whole, and nothing set aside comes back.
       try store!.replaceBase("doc", with: Self.base(9), pendingChanges: [Self.change("z")])
-      store = nil  // One store per folder: its files are locked while it is open.
-      let again = try FileDocumentStore(directory: folder).load("doc")
+      store?.close()  // One store per folder: its files are locked while it is open.
+      store = nil
+      let again = try Self.loadOnce(folder)
       #expect(again == StoreLoad(document: StoredDocument(base: Self.base(9), pendingChanges: [Self.change("z")]), damages: []), "\(context)")
     }
   }
@@ -167,11 +177,11 @@ struct DocumentStoreTests {
     let third = Self.generationFile(folder, 3)
     let partial = third.appendingPathExtension("new")
     try Data(try Data(contentsOf: Self.generationFile(folder, 2)).prefix(30)).write(to: partial)
-    #expect(try FileDocumentStore(directory: folder).load("doc") == StoreLoad(document: newer.last, damages: []))
+    #expect(try Self.loadOnce(folder) == StoreLoad(document: newer.last, damages: []))
     #expect(!FileManager.default.fileExists(atPath: partial.path))
     // A named generation holding nothing was damaged (it was complete when named).
     try Data(try Data(contentsOf: Self.generationFile(folder, 2)).prefix(8)).write(to: third)
-    let emptyNewest = try FileDocumentStore(directory: folder).load("doc")
+    let emptyNewest = try Self.loadOnce(folder)
     #expect(emptyNewest.document == newer.last)
     #expect(emptyNewest.damages.map(\.reason) == ["the first record is not a base"])
     #expect(FileManager.default.fileExists(atPath: third.path + ".damaged"))
@@ -182,7 +192,7 @@ struct DocumentStoreTests {
       bytes[0] ^= 0xFF  // the magic
       try Data(bytes).write(to: file)
     }
-    let load = try FileDocumentStore(directory: folder).load("doc")
+    let load = try Self.loadOnce(folder)
     #expect(load.document == nil)
     #expect(load.damages.map { URL(fileURLWithPath: $0.file).lastPathComponent } == ["00000000000000000002.log", "00000000000000000001.log"])
   }
