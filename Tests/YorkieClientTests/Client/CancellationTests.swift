@@ -115,7 +115,7 @@ struct CancellationTests {
       let started = Date()
       syncing.cancel()
       await #expect(throws: CancellationError.self) { try await syncing.value }
-      #expect(Date().timeIntervalSince(started) < 2, "the cancelled call waited for the network")
+      #expect(Date().timeIntervalSince(started) < 15, "the cancelled call waited for the network (its timeout is 30 s)")
       proxy.mode = .pass
       try await client.sync(doc)
       #expect(try await serverJSON(server, "stuck-doc") == #"{"x":1}"#)
