@@ -82,20 +82,12 @@ extension Client {
     documents[document.key] = nil
     await session.stop(with: YorkieError(.documentNotAttached, "document \"\(document.key)\" was detached"), awaitingInFlight: true)
     await document.recordPresenceClear()
-    do {
-      try await pushBacklog(of: session)
-      let pack = WireChangePack(try await document.createChangePack())
-      let response: DetachDocumentResponse = try await rpc.call(
+    try await sendLastPack(of: session, document, isRemoved: false, endingAs: .detached) { pack in
+      let response: DetachDocumentResponse = try await self.rpc.call(
         "DetachDocument", DetachDocumentRequest(clientID: session.clientID, documentID: session.documentID, changePack: pack),
         shardKey: document.key)
-      if let answer = response.changePack {
-        try await document.applyChangePack(try answer.model(role: .response))
-      }
-    } catch {
-      await document.setStatus(.detached)
-      throw error
+      return response.changePack
     }
-    await document.setStatus(.detached)
   }
 
   /// Removes `document` from the server for every client (after pushing its pending
@@ -104,23 +96,34 @@ extension Client {
     let session = try attachedSession(of: document)
     documents[document.key] = nil
     await session.stop(with: YorkieError(.documentRemoved, "document \"\(document.key)\" was removed"), awaitingInFlight: true)
-    do {
-      try await pushBacklog(of: session)
-      // The pack's isRemoved is what removes the document on the server.
-      var request = try await document.createChangePack()
-      request.isRemoved = true
-      let pack = WireChangePack(request)
-      let response: RemoveDocumentResponse = try await rpc.call(
+    // The pack's isRemoved is what removes the document on the server.
+    try await sendLastPack(of: session, document, isRemoved: true, endingAs: .removed) { pack in
+      let response: RemoveDocumentResponse = try await self.rpc.call(
         "RemoveDocument", RemoveDocumentRequest(clientID: session.clientID, documentID: session.documentID, changePack: pack),
         shardKey: document.key)
-      if let answer = response.changePack {
+      return response.changePack
+    }
+  }
+
+  /// The end of ``detach(_:)`` and ``remove(_:)``: pushes the backlog of `session`, sends the
+  /// document's last pack through `call` (DetachDocument or RemoveDocument) and applies the
+  /// answer's pack. The document ends `status`, or `detached` when anything fails.
+  private func sendLastPack(
+    of session: DocumentSession, _ document: Document, isRemoved: Bool, endingAs status: DocumentStatus,
+    _ call: (WireChangePack) async throws -> WireChangePack?
+  ) async throws {
+    do {
+      try await pushBacklog(of: session)
+      var request = try await document.createChangePack()
+      request.isRemoved = isRemoved
+      if let answer = try await call(WireChangePack(request)) {
         try await document.applyChangePack(try answer.model(role: .response))
       }
     } catch {
       await document.setStatus(.detached)
       throw error
     }
-    await document.setStatus(.removed)
+    await document.setStatus(status)
   }
 
   /// Pushes `document`'s pending changes and pulls the others' now (every attached document

@@ -147,6 +147,7 @@ struct DocumentStoreTests {
       if damagesOlder {
         // The newer generation is whole: the older one is not even read.
         #expect(load == StoreLoad(document: newer.last, damages: []), "\(context)")
+        store?.close()
         continue
       }
       let loaded = try #require(load.document, "\(context)")
