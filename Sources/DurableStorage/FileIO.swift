@@ -31,15 +31,28 @@ package enum FileIO {
     }
   }
 
-  /// Takes an exclusive `flock` on `fd` without waiting; ``StorageError/locked(file:)`` if another
-  /// open file description holds one. The lock goes with the descriptor's last close.
+  /// Takes an exclusive `flock` on `fd`; ``StorageError/locked(file:)`` if another open file
+  /// description still holds one after ``lockPatience`` milliseconds. The lock goes with the
+  /// descriptor's last close.
+  ///
+  /// Why wait at all: a process that spawns a child (Foundation's `Process`, a test starting a
+  /// server) shares every descriptor with the child between its fork and its exec; `O_CLOEXEC`
+  /// closes them only at the exec. A log closed and reopened at that instant finds its own old
+  /// description still locked in the child for a moment (seen once in a parallel test run). A
+  /// real second owner holds the lock far longer than the wait, and is still refused.
   static func lockExclusively(_ fd: Int32, _ path: String) throws(StorageError) {
+    var waited = 0
     while flock(fd, LOCK_EX | LOCK_NB) != 0 {
       if errno == EINTR { continue }
-      if errno == EWOULDBLOCK { throw StorageError.locked(file: path) }
-      throw StorageError.current("flock", path)
+      guard errno == EWOULDBLOCK else { throw StorageError.current("flock", path) }
+      guard waited < lockPatience else { throw StorageError.locked(file: path) }
+      usleep(1_000)
+      waited += 1
     }
   }
+
+  /// How long, in milliseconds, ``lockExclusively(_:_:)`` waits for a lock held elsewhere.
+  static let lockPatience = 250
 
   /// Writes all of `bytes` at `offset` with `pwrite`, looping over partial writes and `EINTR`.
   ///

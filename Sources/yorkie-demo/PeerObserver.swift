@@ -138,10 +138,10 @@ actor PeerObserver {
     mostSessionsSeen = max(mostSessionsSeen, count)
   }
 
-  /// Logs a client event that means trouble (retries, stops, auth errors).
+  /// Logs a client event that means trouble (retries, stops, auth errors, store damage, resets).
   private func handle(_ event: ClientEvent) {
     switch event {
-    case .retrying, .stopped, .authError:
+    case .retrying, .stopped, .authError, .storeDamaged, .documentReset:
       flush()
       log.event(name, "! \(event)")
     case .statusChanged, .connectionChanged, .syncStatusChanged:

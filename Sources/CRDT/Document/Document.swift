@@ -27,20 +27,20 @@ public actor Document {
   // `loadedSnapshot`) showed no difference and keeps the checked form.
 
   /// Whether the document is detached, attached or removed.
-  @exclusivity(unchecked) public private(set) var status: DocumentStatus = .detached
+  @exclusivity(unchecked) public internal(set) var status: DocumentStatus = .detached
 
-  @exclusivity(unchecked) package private(set) var root = CRDTRoot()
-  @exclusivity(unchecked) package private(set) var changeID = ChangeID.initial
-  @exclusivity(unchecked) package private(set) var checkpoint = Checkpoint.initial
-  @exclusivity(unchecked) package private(set) var localChanges: [Change] = []
-  @exclusivity(unchecked) package private(set) var presenceMap: [ActorID: [String: JSONValue]] = [:]
-  @exclusivity(unchecked) package private(set) var onlineClients: Set<ActorID> = []
+  @exclusivity(unchecked) package internal(set) var root = CRDTRoot()
+  @exclusivity(unchecked) package internal(set) var changeID = ChangeID.initial
+  @exclusivity(unchecked) package internal(set) var checkpoint = Checkpoint.initial
+  @exclusivity(unchecked) package internal(set) var localChanges: [Change] = []
+  @exclusivity(unchecked) package internal(set) var presenceMap: [ActorID: [String: JSONValue]] = [:]
+  @exclusivity(unchecked) package internal(set) var onlineClients: Set<ActorID> = []
   /// The client sequence of the last change applied from each remote author: how
   /// ``applyChanges(_:)`` skips a presence-only change it has and notices a gap.
-  package private(set) var lastClientSeq: [ActorID: UInt32] = [:]
+  package internal(set) var lastClientSeq: [ActorID: UInt32] = [:]
   /// Whether a snapshot replaced the content: the authors of the changes inside it are not
   /// in ``lastClientSeq``, so a first change seen from one of them may be a later one.
-  private var loadedSnapshot = false
+  var loadedSnapshot = false
 
   private struct Subscriber {
     let path: String?
@@ -53,6 +53,8 @@ public actor Document {
   /// Called after every update that recorded a change: how a client learns, without a task
   /// hop, that there is something to push.
   private var localChangeObserver: (@Sendable () -> Void)?
+  /// Keeps this replica's history durable (Document+Recording.swift); nil when nothing does.
+  var recorder: (any ReplicaRecorder)?
 
   /// Creates an empty, detached document.
   public init(key: String) {
@@ -103,16 +105,34 @@ public actor Document {
       throw error
     }
     context.isActive = false
-    journal.commit()
-    verifyInvariants(after: "an update")
-    guard context.operationCount > 0 || presence.change != nil else { return result }
-
+    guard context.operationCount > 0 || presence.change != nil else {
+      journal.commit()
+      verifyInvariants(after: "an update")
+      return result
+    }
     let change: Change
-    if context.operationCount == 0 {
+    let presenceOnly = context.operationCount == 0
+    if presenceOnly {
       change = Change(id: changeID.nextPresenceOnly(), operations: [], message: message, presenceChange: presence.change)
-      changeID.clientSeq += 1
     } else {
       change = Change(id: context.nextID, operations: context.takeOperations(), message: message, presenceChange: presence.change)
+    }
+    if let recorder {
+      // Recorded before it counts: a change its recorder refused (a full disk) is rolled back,
+      // so that what the replica shows is always what it could store.
+      do {
+        try recorder.record(.localChange(change))
+      } catch {
+        journal.rollBack(root)
+        verifyInvariants(after: "an update its recorder refused")
+        throw error
+      }
+    }
+    journal.commit()
+    verifyInvariants(after: "an update")
+    if presenceOnly {
+      changeID.clientSeq += 1
+    } else {
       changeID = context.nextID
     }
     let hasOperations = !change.operations.isEmpty
@@ -417,11 +437,17 @@ public actor Document {
       try integrate(pack.changes, checksCausality: true)
       return
     }
+    emit(try applyServerPack(pack, recordingTo: recorder))
+  }
+
+  /// Applies a server's answer (see ``applyChangePack(_:)``) and returns the events, which it
+  /// does not emit. With a recorder, the pack is recorded once it applied and before it counts:
+  /// a pack the recorder refuses is not applied.
+  func applyServerPack(_ pack: ChangePack, recordingTo recorder: (any ReplicaRecorder)?) throws -> [DocEvent] {
     if let snapshot = pack.snapshot, !snapshot.isEmpty {
-      try applySnapshot(snapshot, of: pack)
-      return
+      return try applySnapshot(snapshot, of: pack, recordingTo: recorder)
     }
-    var events = try integrate(pack.changes, checksCausality: false, emitting: false)
+    var events = try integrate(pack.changes, checksCausality: false, emitting: false, recording: recorder.map { ($0, pack) })
     dropAcknowledged(through: pack.checkpoint.clientSeq)
     checkpoint = checkpoint.forwarded(to: pack.checkpoint)
     if let vector = pack.versionVector {
@@ -432,10 +458,10 @@ public actor Document {
       status = .removed
       events.append(.statusChanged(.removed))
     }
-    emit(events)
+    return events
   }
 
-  private func requireActor() throws {
+  func requireActor() throws {
     guard changeID.actorID != .initial else {
       throw YorkieError(.actorNotSet, "the replica still writes as the initial actor: call setActor(_:) (ActorID.random() for a transport of your own) before exchanging changes")
     }
@@ -452,7 +478,10 @@ public actor Document {
   /// Applies `changes` in order as one transaction, skipping those already integrated.
   /// Returns the events (and emits them unless told not to).
   @discardableResult
-  private func integrate(_ changes: [Change], checksCausality: Bool, emitting: Bool = true) throws -> [DocEvent] {
+  private func integrate(
+    _ changes: [Change], checksCausality: Bool, emitting: Bool = true,
+    recording: (recorder: any ReplicaRecorder, pack: ChangePack)? = nil
+  ) throws -> [DocEvent] {
     let savedChangeID = changeID
     let savedPresence = presenceMap
     let savedOnline = onlineClients
@@ -474,6 +503,7 @@ public actor Document {
         }
       }
       if let done = run { lastClientSeq[done.author] = done.clientSeq }
+      if let recording { try recording.recorder.record(.serverPack(recording.pack)) }
     } catch {
       journal.rollBack(root)
       changeID = savedChangeID
@@ -545,7 +575,7 @@ public actor Document {
   /// applied again on top, the clocks advance past the snapshot's vector, and no garbage is
   /// collected. Nothing changes when the snapshot cannot be decoded or a local change cannot be
   /// applied on top of it.
-  private func applySnapshot(_ data: Data, of pack: ChangePack) throws {
+  private func applySnapshot(_ data: Data, of pack: ChangePack, recordingTo recorder: (any ReplicaRecorder)?) throws -> [DocEvent] {
     let snapshot = try DocumentSnapshot(data: data)
     let newRoot = CRDTRoot(object: snapshot.root)
     let acknowledged = pack.checkpoint.clientSeq
@@ -562,6 +592,7 @@ public actor Document {
       case nil: break
       }
     }
+    try recorder?.record(.serverPack(pack))
     replay.commit()
     root = newRoot
     verifyInvariants(after: "loading a snapshot")
@@ -576,7 +607,7 @@ public actor Document {
       status = .removed
       events.append(.statusChanged(.removed))
     }
-    emit(events)
+    return events
   }
 
   /// The document in Yorkie's binary `Snapshot` encoding: the root with its tombstones and every
@@ -756,7 +787,7 @@ public actor Document {
   /// verifies every invariant after a mutation of the document and stops at the first
   /// violation, naming the step. Every public call that mutates the document ends here, on
   /// success and after a rollback.
-  @inline(__always) private func verifyInvariants(after step: @autoclosure () -> String) {
+  @inline(__always) func verifyInvariants(after step: @autoclosure () -> String) {
     #if CRDT_INTERNAL_CHECKS
     if let problem = checkInvariants() {
       preconditionFailure("CRDT invariant broken after \(step()) of document \(key): \(problem)")

@@ -43,30 +43,82 @@ extension Client {
     }
     attaching.insert(key)
     defer { attaching.remove(key) }
-    try await document.setActor(ActorID(hex: clientID))
-    try await document.update { _, presence in presence.set(initialPresence) }
-    let pack = WireChangePack(try await document.createChangePack())
-    let response: AttachDocumentResponse = try await rpc.call(
-      "AttachDocument", AttachDocumentRequest(clientID: clientID, changePack: pack), shardKey: key)
-    guard let answer = response.changePack else {
-      throw YorkieError(.invalidWireData, "AttachDocument: the answer has no change pack", field: "changePack")
-    }
-    try await document.applyChangePack(try answer.model(role: .response))
-    guard status == .activated, id == clientID else {
-      throw YorkieError(.clientNotActivated, "the client was deactivated while \"\(key)\" was being attached")
-    }
-    if let initialRoot, !initialRoot.isEmpty {
-      try await document.update { root, _ in
-        for (name, value) in initialRoot.sorted(by: { $0.key < $1.key }) where root[name] == nil {
-          root[name] = value
+    let store = try openStore()
+    let load = try loadStored(key, from: store)
+    if load.document != nil {
+      if isResumable(load, clientID: clientID), await document.isFresh {
+        do {
+          try await resume(document, from: load.document!, store: store, clientID: clientID, initialPresence: initialPresence, syncMode: syncMode)
+          return
+        } catch {
+          await document.resetToFresh()
+          try await discardStored(key, load: load, store: store, clientID: clientID, reason: YorkieError.wrapping(error, "resume"))
         }
+      } else {
+        let reason =
+          !load.damages.isEmpty
+          ? YorkieError(.invalidChangePack, "the stored state was damaged: \(load.damages.map(\.description).joined(separator: "; "))")
+          : YorkieError(.documentNotAttached, "the stored state belongs to an attachment that ended (an earlier identity, a detach, or a document edited before this attach)")
+        try await discardStored(key, load: load, store: store, clientID: clientID, reason: reason)
       }
     }
+    let wasFresh = await document.isFresh
+    do {
+      try await attachFresh(document, store: store, clientID: clientID, initialPresence: initialPresence, syncMode: syncMode, initialRoot: initialRoot)
+    } catch let error as YorkieError where identityAdopted && (error.code == .clientNotFound || error.code == .clientNotActivated) {
+      // The stored identity is unknown to the server: activate anew, and attach again when
+      // nothing of the document is lost by starting over.
+      identityAdopted = false
+      try await activateOnServer()
+      guard wasFresh, let newID = id else { throw error }
+      await document.resetToFresh()
+      try await attachFresh(document, store: store, clientID: newID, initialPresence: initialPresence, syncMode: syncMode, initialRoot: initialRoot)
+    }
+  }
+
+  /// AttachDocument, recorded: the document's state is stored before its changes are sent,
+  /// and again (bound to the server's document) once the answer is applied.
+  private func attachFresh(
+    _ document: Document, store: any DocumentStore, clientID: String, initialPresence: [String: JSONValue], syncMode: SyncMode,
+    initialRoot: [String: JSONValue]?
+  ) async throws {
+    let key = document.key
+    try await document.setActor(ActorID(hex: clientID))
+    try await document.update { _, presence in presence.set(initialPresence) }
+    let recorder = StoreRecorder(store: store, key: key, documentID: nil, durability: options.storage.durability)
+    let response: AttachDocumentResponse
+    do {
+      try await document.startRecording(with: recorder)
+      let pack = WireChangePack(try await document.createChangePack())
+      response = try await rpc.call(
+        "AttachDocument", AttachDocumentRequest(clientID: clientID, changePack: pack), shardKey: key)
+      guard let answer = response.changePack else {
+        throw YorkieError(.invalidWireData, "AttachDocument: the answer has no change pack", field: "changePack")
+      }
+      try await document.applyChangePack(try answer.model(role: .response))
+      identityAdopted = false
+      guard status == .activated, id == clientID else {
+        throw YorkieError(.clientNotActivated, "the client was deactivated while \"\(key)\" was being attached")
+      }
+      if let initialRoot, !initialRoot.isEmpty {
+        try await document.update { root, _ in
+          for (name, value) in initialRoot.sorted(by: { $0.key < $1.key }) where root[name] == nil {
+            root[name] = value
+          }
+        }
+      }
+      recorder.bind(to: response.documentID)
+      try await document.rebaseRecording()
+    } catch {
+      // Nothing stays stored of an attachment that did not happen (the document keeps its
+      // edits in memory).
+      await document.stopRecording()
+      recorder.stop()
+      try? store.remove(key)
+      throw error
+    }
     await document.setStatus(.attached)
-    let session = DocumentSession(
-      document: document, documentID: response.documentID, clientID: clientID, mode: syncMode, rpc: rpc,
-      policy: options.reconnect, environment: options.environment, events: hub,
-      onHalt: { [weak self] session in Task { await self?.sessionHalted(session) } })
+    let session = makeSession(document, documentID: response.documentID, clientID: clientID, syncMode: syncMode, recorder: recorder, resumed: false)
     documents[key] = session
     await session.start()
     await session.waitUntilWatchSettled(timeout: options.timeouts.request)
@@ -120,9 +172,12 @@ extension Client {
         try await document.applyChangePack(try answer.model(role: .response))
       }
     } catch {
+      // The stored state stays: the next attach resumes it (or finds the attachment ended).
       await document.setStatus(.detached)
       throw error
     }
+    // The attachment ended with every change acknowledged: nothing is left to keep.
+    if let store { try? store.remove(document.key) }
     await document.setStatus(status)
   }
 

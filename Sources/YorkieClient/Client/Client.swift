@@ -43,6 +43,10 @@ public actor Client {
   var handles: [String: SharedDocumentHandle] = [:]
   /// Attached channels by key.
   var channels: [String: ChannelSession] = [:]
+  /// The document store, open from the first ``activate()`` (a directory's until ``close()``).
+  var store: (any DocumentStore)?
+  /// Whether ``id`` came from the store and no call has confirmed the server still knows it.
+  var identityAdopted = false
 
   /// A client of the server at `url`; nothing is sent before ``activate()``.
   public init(_ url: URL, options: ClientOptions = ClientOptions()) {
@@ -79,16 +83,45 @@ public actor Client {
 
   /// Registers the client with the server; documents and channels can be attached after.
   /// Does nothing when the client is active already.
+  ///
+  /// With a store that holds an identity (``ClientOptions/storage``: a client on the same
+  /// directory ran before and did not deactivate), the client goes on as that client without a
+  /// round trip, offline too; its stored documents resume when attached. Should the server no
+  /// longer know it, the first call finds out and the client activates anew (stored documents
+  /// are then attached afresh, with a ``ClientEvent/documentReset(_:)`` event).
+  ///
+  /// - Throws: the server's error, or ``YorkieError`` `storageFailed` when the store cannot
+  ///   be opened (another client holds its directory).
   public func activate() async throws {
     guard status == .deactivated else { return }
+    let store = try openStore()
+    let load = try storageCall { try store.loadIdentity() }
+    if let damage = load.damage {
+      hub.send(.storeDamaged(StoreDamageNotice(document: nil, file: damage.file, reason: damage.reason)))
+    }
+    if let identity = load.identity, (try? ActorID(hex: identity.clientID)) != nil {
+      id = identity.clientID
+      identityAdopted = true
+      status = .activated
+      hub.send(.statusChanged(.activated))
+      return
+    }
+    try await activateOnServer()
+    status = .activated
+    hub.send(.statusChanged(.activated))
+  }
+
+  /// ActivateClient: a new client ID from the server, kept in the store.
+  func activateOnServer() async throws {
     let response: ActivateClientResponse = try await rpc.call(
       "ActivateClient", ActivateClientRequest(clientKey: key, metadata: options.metadata), shardKey: key)
     guard (try? ActorID(hex: response.clientID)) != nil else {
       throw YorkieError(.invalidWireData, "ActivateClient: the server gave an invalid client ID \"\(response.clientID)\"", field: "clientId")
     }
+    let identity = StoredIdentity(clientKey: key, clientID: response.clientID)
+    if let store { try storageCall { try store.saveIdentity(identity) } }
     id = response.clientID
-    status = .activated
-    hub.send(.statusChanged(.activated))
+    identityAdopted = false
   }
 
   /// Stops syncing every document and channel and tells the server the client leaves. The
@@ -111,8 +144,43 @@ public actor Client {
     }
     for session in channelSessions { await session.stop() }
     hub.send(.statusChanged(.deactivated))
+    // The identity ends here: a later activation is a new client, and the documents stored
+    // under this one are attached afresh.
+    if let store { try? store.saveIdentity(nil) }
+    identityAdopted = false
     let _: DeactivateClientResponse = try await rpc.call(
       "DeactivateClient", DeactivateClientRequest(clientID: clientID), shardKey: key)
+  }
+
+  /// Stops every document and channel without telling the server, and closes the store: the
+  /// client stays attached on the server, as after a crash, so that a client started later on
+  /// the same ``ClientOptions/storage`` resumes its documents (this one too, after
+  /// ``activate()``). For an app going away (into the background, or quitting) that will be
+  /// back; ``deactivate()`` is for a user who leaves.
+  ///
+  /// Pending local changes stay stored and are pushed on resumption. Peers see this client's
+  /// Watch streams end. Documents become detached locally.
+  public func close() async {
+    let wasActive = status == .activated
+    status = .deactivated
+    id = nil
+    identityAdopted = false
+    endSharedHandles()
+    let sessions = Array(documents.values)
+    let channelSessions = Array(channels.values)
+    documents = [:]
+    channels = [:]
+    let reason = YorkieError(.clientNotActivated, "the client was closed")
+    for session in sessions {
+      await session.stop(with: reason, awaitingInFlight: false)
+      await session.document.setStatus(.detached)
+    }
+    for session in channelSessions { await session.stop() }
+    if options.storage.directory != nil {
+      store?.close()
+      store = nil
+    }
+    if wasActive { hub.send(.statusChanged(.deactivated)) }
   }
 
   // MARK: - Internals
@@ -125,8 +193,13 @@ public actor Client {
     return id
   }
 
-  /// A session stopped on its own: drop it; a client error deactivates the client.
+  /// A session stopped on its own: drop it; a client error deactivates the client; a
+  /// resumed attachment that is gone is attached afresh.
   func sessionHalted(_ session: DocumentSession) async {
+    if session.needsRecovery {
+      await recover(session)
+      return
+    }
     if documents[session.key] === session { documents[session.key] = nil }
     let reason = session.state.withLock { $0.stopError }
     if await session.document.status == .attached { await session.document.setStatus(.detached) }

@@ -79,3 +79,10 @@ extension YorkieError.Code {
   /// server's body limit. Retrying sends the same request and cannot help.
   public static let requestTooLarge = YorkieError.Code("requestTooLarge")
 }
+
+extension YorkieError.Code {
+  /// The client's document store (``ClientOptions/storage``) could not read or write: a full
+  /// disk, a folder without permission, a folder another client holds. An update that could
+  /// not be stored is not applied.
+  public static let storageFailed = YorkieError.Code("storageFailed")
+}

@@ -66,6 +66,43 @@ public struct StopNotice: Sendable, CustomStringConvertible {
   public var description: String { "\(resource) stopped: \(error.message) (\(remedy))" }
 }
 
+/// A file of the client's store that failed its checks when it was read: the store rolled back
+/// to the last good state (the server supplies what the rollback lost) and renamed the file
+/// with a `.damaged` suffix so that it is not tried again.
+public struct StoreDamageNotice: Sendable, Hashable, CustomStringConvertible {
+  /// The key of the document whose file it is; nil for the client's identity file.
+  public var document: String?
+  /// The damaged file's path.
+  public var file: String
+  /// What was wrong, such as a checksum mismatch at an offset.
+  public var reason: String
+
+  /// `store file … of "doc" damaged: …`.
+  public var description: String {
+    "store file \(file)\(document.map { " of \"\($0)\"" } ?? "") damaged: \(reason)"
+  }
+}
+
+/// A stored document could not be resumed (the server compacted or removed it, forgot this
+/// client, or the stored state was damaged or belonged to an earlier identity): the client
+/// attached it afresh, and the same `Document` now shows the server's content. Local edits
+/// the server may not have are listed here so that the app can show them or apply them again.
+public struct DocumentResetNotice: Sendable, CustomStringConvertible {
+  /// The document's key.
+  public var document: String
+  /// Why it could not be resumed.
+  public var reason: YorkieError
+  /// The document as the user last saw it (JSON), unsent edits included.
+  public var lastContent: String
+  /// How many local changes the server had not acknowledged (0: nothing was lost).
+  public var unsentChanges: Int
+
+  /// `document "doc" reset (3 unsent changes): …`.
+  public var description: String {
+    "document \"\(document)\" reset (\(unsentChanges) unsent change\(unsentChanges == 1 ? "" : "s")): \(reason.message)"
+  }
+}
+
 /// Something that happened to a client's connection, as ``Client/events()`` delivers it.
 /// Document content, presence and peers are ``DocEvent``s of each `Document`.
 public enum ClientEvent: Sendable, CustomStringConvertible {
@@ -83,6 +120,10 @@ public enum ClientEvent: Sendable, CustomStringConvertible {
   /// The server refused the credentials even after a fresh token (or the token provider
   /// failed): `reason` is the server's message, `method` the call.
   case authError(reason: String, method: String)
+  /// A stored file failed its checks on load; the store rolled back (see the notice).
+  case storeDamaged(StoreDamageNotice)
+  /// A stored document could not be resumed and was attached afresh (see the notice).
+  case documentReset(DocumentResetNotice)
 
   /// A one-line description for logs.
   public var description: String {
@@ -93,6 +134,8 @@ public enum ClientEvent: Sendable, CustomStringConvertible {
     case .retrying(let notice): return "retrying(\(notice))"
     case .stopped(let notice): return "stopped(\(notice))"
     case .authError(let reason, let method): return "authError(\(method): \(reason))"
+    case .storeDamaged(let notice): return "storeDamaged(\(notice))"
+    case .documentReset(let notice): return "documentReset(\(notice))"
     }
   }
 }

@@ -64,6 +64,9 @@ public struct ClientOptions: Sendable {
   /// again with ``Client/document(_:initialPresence:syncMode:)`` meanwhile keeps it attached,
   /// so that a screen closed and reopened quickly does not detach and reattach.
   public var lingerDelay: TimeInterval
+  /// Where documents are kept between launches: in memory by default, or in a directory
+  /// (see ``DocumentStorage``).
+  public var storage: DocumentStorage
   /// The clock and random source of the retry loops: tests put their own here.
   package var environment: ClientEnvironment
 
@@ -72,8 +75,10 @@ public struct ClientOptions: Sendable {
     apiKey: String? = nil, authTokenProvider: AuthTokenProvider? = nil, key: String = UUID().uuidString,
     metadata: [String: String] = [:], timeouts: ClientTimeouts = ClientTimeouts(),
     reconnect: ReconnectPolicy = ReconnectPolicy(), channelHeartbeatInterval: TimeInterval = 5,
-    userAgent: String = YorkieClientInfo.userAgent, lingerDelay: TimeInterval = 3
+    userAgent: String = YorkieClientInfo.userAgent, lingerDelay: TimeInterval = 3,
+    storage: DocumentStorage = .memory
   ) {
+    self.storage = storage
     self.apiKey = apiKey
     self.authTokenProvider = authTokenProvider
     self.key = key

@@ -1,30 +1,48 @@
 import CRDT
 import Foundation
 
-/// Where a client keeps its documents between launches (issue 14): per document, the last state
-/// the server confirmed and the local changes not yet acknowledged.
+/// Where a client keeps its documents between launches: per document, a base (a snapshot with
+/// the clocks and checkpoint that go with it) and the entries recorded after it (the client's
+/// encoding of its local changes and of the server's answers), and the client's identity.
 ///
-/// The client stores a change before it pushes it (``appendChanges(_:_:)`` returns once the
-/// changes are durable), records acknowledgements as they come, and from time to time replaces
-/// everything with a new base (``replaceBase(_:with:pendingChanges:)``), which starts a new
-/// generation. ``load(_:)`` never returns anything half-written: a damaged newest generation is
-/// set aside and reported, and the previous one is used.
+/// The client stores a local change before it pushes it (``append(_:_:durable:)`` with
+/// `durable` returns once it is on disk), and from time to time replaces everything with a new
+/// base (``replaceBase(_:with:entries:)``), which starts a new generation. ``load(_:)`` never
+/// returns anything half-written: a damaged newest generation is set aside and reported, and
+/// the previous one is used.
 ///
 /// Implementations: ``FileDocumentStore`` (one folder per client identity) and
-/// ``MemoryDocumentStore`` (the default: nothing survives the process).
-package protocol DocumentStore: Sendable {
+/// ``MemoryDocumentStore`` (the default: nothing survives the client).
+///
+/// Calls are synchronous and may block on the disk: the client makes them where the order of
+/// events demands it (a change is stored inside the update that made it, under per-update
+/// durability), which an asynchronous call could not guarantee.
+package protocol DocumentStore: AnyObject, Sendable {
   /// The newest good state stored for `key`, and the damaged generations passed over.
-  func load(_ key: String) async throws -> StoreLoad
-  /// Starts a new generation for `key`: `base` and the `pendingChanges` not yet acknowledged.
-  /// Durable on return; older generations but the previous one are deleted.
-  func replaceBase(_ key: String, with base: StoredDocument.Base, pendingChanges: [Data]) async throws
-  /// Adds local changes of `key` after those stored; durable on return. Throws when nothing is
-  /// stored for `key` (a base comes first).
-  func appendChanges(_ key: String, _ changes: [Data]) async throws
-  /// Records that the server acknowledged the pending changes of `key` up to the
-  /// `count`-th (they are dropped from later loads). Not flushed: lost, it only means the
-  /// changes are pushed again, and the server skips them.
-  func acknowledge(_ key: String, count: Int) async throws
+  func load(_ key: String) throws -> StoreLoad
+  /// Starts a new generation for `key`: `base` and the first `entries` after it. Durable on
+  /// return; older generations but the previous one are deleted.
+  func replaceBase(_ key: String, with base: StoredDocument.Base, entries: [Data]) throws
+  /// Adds entries of `key` after those stored, on disk before returning when `durable` (which
+  /// also makes every earlier entry durable; no entries and `durable` only does that). Throws
+  /// when nothing is stored for `key` (a base comes first).
+  func append(_ key: String, _ entries: [Data], durable: Bool) throws
   /// Forgets everything stored for `key`.
-  func remove(_ key: String) async throws
+  func remove(_ key: String) throws
+  /// The keys of the documents stored.
+  func storedKeys() throws -> [String]
+  /// The client identity stored, and the damage found reading it (nil when there is none).
+  func loadIdentity() throws -> IdentityLoad
+  /// Replaces the stored identity (nil forgets it); durable on return.
+  func saveIdentity(_ identity: StoredIdentity?) throws
+  /// Releases the store's files: another store may open its folder then.
+  func close()
+}
+
+/// What ``DocumentStore/loadIdentity()`` found.
+package struct IdentityLoad: Sendable, Equatable {
+  /// The identity stored last; nil when none is (or none reads back).
+  package var identity: StoredIdentity?
+  /// The damage found in the identity's file, if any (the last good record is used).
+  package var damage: StoreDamage?
 }

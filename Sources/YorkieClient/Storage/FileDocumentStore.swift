@@ -6,14 +6,15 @@ import Foundation
 /// (which should be one per client identity), one `DurableLog` file per generation.
 ///
 /// ```
+/// <directory>/identity.log                                         the client's identity
 /// <directory>/d-<key as hex UTF-8>/00000000000000000007.log        the current generation
 ///                                  00000000000000000006.log        the previous one
 ///                                  00000000000000000005.log.damaged set aside by a load
 /// ```
 ///
-/// A generation's first record is its base, the others pending changes and acknowledgements
-/// (``StoreRecord``); every record carries a CRC-32C. Appends of changes are flushed before
-/// ``appendChanges(_:_:)`` returns. A new generation is written and flushed in full before the
+/// A generation's first record is its base, the others its entries (``StoreRecord``); every
+/// record carries a CRC-32C. A durable append is flushed before ``append(_:_:durable:)``
+/// returns. A new generation is written and flushed in full before the
 /// older ones (all but the previous) are deleted, so a crash at any instant leaves a generation
 /// that reads back whole.
 ///
@@ -31,6 +32,8 @@ package final class FileDocumentStore: DocumentStore {
   package let directory: URL
   /// The open generation of each document loaded or written since the store was made.
   private let open = Locked<[String: Generation]>([:])
+  /// The identity file, once read.
+  private let identityLog = Locked<DurableLog?>(nil)
 
   /// The current generation of a document: its number and its log.
   private struct Generation {
@@ -58,6 +61,67 @@ package final class FileDocumentStore: DocumentStore {
     open.withLock { generations in
       for generation in generations.values { generation.log.close() }
       generations = [:]
+    }
+    identityLog.withLock { log in
+      log?.close()
+      log = nil
+    }
+  }
+
+  package func storedKeys() throws -> [String] {
+    let names: [String]
+    do {
+      names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+    } catch {
+      throw DocumentStoreError.storage("cannot list \(directory.path): \(error)")
+    }
+    return names.compactMap(Self.key(ofFolder:)).sorted()
+  }
+
+  package func loadIdentity() throws -> IdentityLoad {
+    try identityLog.withLock { (current: inout DurableLog?) throws -> IdentityLoad in
+      current?.close()
+      current = nil
+      let url = directory.appendingPathComponent("identity.log")
+      var damage: StoreDamage?
+      var records: [[UInt8]] = []
+      do throws(StorageError) {
+        let (log, recovery) = try DurableLog.open(at: url)
+        if let tail = recovery.tornTail { damage = StoreDamage(file: log.path, reason: tail.description) }
+        current = log
+        records = recovery.records
+      } catch {
+        guard case .corrupt(let file, let offset, let reason) = error else { throw DocumentStoreError.storage("\(error)") }
+        damage = setAside(url, file: file, reason: "\(reason) at offset \(offset)")
+      }
+      var identity: StoredIdentity?
+      for payload in records {
+        guard case .identity(let stored)? = try? StoreRecord.decode(payload) else {
+          current?.close()
+          current = nil
+          return IdentityLoad(identity: nil, damage: setAside(url, file: url.path, reason: "a record that is no identity"))
+        }
+        identity = stored
+      }
+      return IdentityLoad(identity: identity, damage: damage)
+    }
+  }
+
+  package func saveIdentity(_ identity: StoredIdentity?) throws {
+    if identityLog.withLock({ $0 == nil }) { _ = try loadIdentity() }
+    try identityLog.withLock { log in
+      if log == nil {
+        // The file was set aside as damaged: a new one takes its place.
+        do { log = try DurableLog.open(at: directory.appendingPathComponent("identity.log")).0 } catch {
+          throw DocumentStoreError.storage("\(error)")
+        }
+      }
+      guard let log else { return }
+      do {
+        try log.sync(through: try log.append([StoreRecord.identity(identity).encoded]))
+      } catch {
+        throw DocumentStoreError.storage("\(error)")
+      }
     }
   }
 
@@ -96,12 +160,12 @@ package final class FileDocumentStore: DocumentStore {
     }
   }
 
-  package func replaceBase(_ key: String, with base: StoredDocument.Base, pendingChanges: [Data]) throws {
+  package func replaceBase(_ key: String, with base: StoredDocument.Base, entries: [Data]) throws {
     try open.withLock { generations in
       let existing = try generationNumbers(key)
       let number = max(existing.last ?? 0, generations[key]?.number ?? 0) + 1
       try FileManager.default.createDirectory(at: folderURL(key), withIntermediateDirectories: true)
-      let records = [StoreRecord.base(base).encoded] + pendingChanges.map { StoreRecord.change($0).encoded }
+      let records = [StoreRecord.base(base).encoded] + entries.map { StoreRecord.entry($0).encoded }
       // Written whole under a temporary name, then renamed: a generation file with a name is
       // complete, so one that reads back empty or short is damage, never an interrupted write.
       let final = fileURL(key, number)
@@ -127,12 +191,16 @@ package final class FileDocumentStore: DocumentStore {
     }
   }
 
-  package func appendChanges(_ key: String, _ changes: [Data]) throws {
-    try append(key, changes.map { StoreRecord.change($0).encoded }, flush: true)
-  }
-
-  package func acknowledge(_ key: String, count: Int) throws {
-    try append(key, [StoreRecord.acknowledged(count: count).encoded], flush: false)
+  package func append(_ key: String, _ entries: [Data], durable: Bool) throws {
+    try open.withLock { generations in
+      guard let log = generations[key]?.log else { throw DocumentStoreError.noBase(key: key) }
+      do {
+        let position = try log.append(entries.map { StoreRecord.entry($0).encoded })
+        if durable { try log.sync(through: position) }
+      } catch {
+        throw DocumentStoreError.storage("\(error)")
+      }
+    }
   }
 
   package func remove(_ key: String) throws {
@@ -151,37 +219,19 @@ package final class FileDocumentStore: DocumentStore {
 
   // MARK: - Steps
 
-  /// Appends `records` to the current generation of `key`, flushed when `flush` is set.
-  private func append(_ key: String, _ records: [[UInt8]], flush: Bool) throws {
-    try open.withLock { generations in
-      guard let log = generations[key]?.log else { throw DocumentStoreError.noBase(key: key) }
-      do {
-        let position = try log.append(records)
-        if flush { try log.sync(through: position) }
-      } catch {
-        throw DocumentStoreError.storage("\(error)")
-      }
-    }
-  }
-
   /// The document a generation's records describe.
   private static func replay(_ records: [[UInt8]]) throws(StoreRecord.Malformed) -> StoredDocument {
     guard let first = records.first, case .base(let base) = try StoreRecord.decode(first) else {
       throw StoreRecord.Malformed(description: "the first record is not a base")
     }
-    var pending: [Data] = []
+    var entries: [Data] = []
     for payload in records.dropFirst() {
-      switch try StoreRecord.decode(payload) {
-      case .base: throw StoreRecord.Malformed(description: "a second base record")
-      case .change(let change): pending.append(change)
-      case .acknowledged(let count):
-        guard count <= pending.count else {
-          throw StoreRecord.Malformed(description: "\(count) changes acknowledged, \(pending.count) pending")
-        }
-        pending.removeFirst(count)
+      guard case .entry(let entry) = try StoreRecord.decode(payload) else {
+        throw StoreRecord.Malformed(description: "a record after the base that is no entry")
       }
+      entries.append(entry)
     }
-    return StoredDocument(base: base, pendingChanges: pending)
+    return StoredDocument(base: base, entries: entries)
   }
 
   /// Renames a damaged generation so that no load tries it again, and says so.
@@ -206,6 +256,19 @@ package final class FileDocumentStore: DocumentStore {
       guard name.hasSuffix(suffix), name.count == 20 + suffix.count else { return nil }
       return Int(name.prefix(20))
     }.sorted()
+  }
+
+  /// The key whose folder is named `name`; nil for any other name.
+  private static func key(ofFolder name: String) -> String? {
+    guard name.hasPrefix("d-") else { return nil }
+    let hex = Array(name.utf8.dropFirst(2))
+    guard hex.count.isMultiple(of: 2) else { return nil }
+    var bytes: [UInt8] = []
+    for index in stride(from: 0, to: hex.count, by: 2) {
+      guard let byte = UInt8(String(decoding: hex[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
+      bytes.append(byte)
+    }
+    return String(validating: bytes, as: UTF8.self)
   }
 
   /// The folder of `key`: its UTF-8 bytes in hex, so that any key is a safe, distinct name.

@@ -1,35 +1,50 @@
 import Foundation
 
 /// A ``DocumentStore`` in memory: documents last as long as the store (the client's default,
-/// where nothing survives the process).
-package actor MemoryDocumentStore: DocumentStore {
-  /// What is stored, by document key.
-  private var documents: [String: StoredDocument] = [:]
+/// where nothing survives the client).
+package final class MemoryDocumentStore: DocumentStore {
+  /// What is stored.
+  private struct Contents {
+    var documents: [String: StoredDocument] = [:]
+    var identity: StoredIdentity?
+  }
+  private let contents = Locked(Contents())
 
   /// An empty store.
   package init() {}
 
   package func load(_ key: String) -> StoreLoad {
-    StoreLoad(document: documents[key], damages: [])
+    StoreLoad(document: contents.withLock { $0.documents[key] }, damages: [])
   }
 
-  package func replaceBase(_ key: String, with base: StoredDocument.Base, pendingChanges: [Data]) {
-    documents[key] = StoredDocument(base: base, pendingChanges: pendingChanges)
+  package func replaceBase(_ key: String, with base: StoredDocument.Base, entries: [Data]) {
+    contents.withLock { $0.documents[key] = StoredDocument(base: base, entries: entries) }
   }
 
-  package func appendChanges(_ key: String, _ changes: [Data]) throws {
-    guard documents[key] != nil else { throw DocumentStoreError.noBase(key: key) }
-    documents[key]!.pendingChanges.append(contentsOf: changes)
-  }
-
-  package func acknowledge(_ key: String, count: Int) throws {
-    guard let stored = documents[key] else { throw DocumentStoreError.noBase(key: key) }
-    documents[key]!.pendingChanges.removeFirst(min(max(count, 0), stored.pendingChanges.count))
+  package func append(_ key: String, _ entries: [Data], durable: Bool) throws {
+    try contents.withLock { contents in
+      guard contents.documents[key] != nil else { throw DocumentStoreError.noBase(key: key) }
+      contents.documents[key]!.entries.append(contentsOf: entries)
+    }
   }
 
   package func remove(_ key: String) {
-    documents[key] = nil
+    contents.withLock { $0.documents[key] = nil }
   }
+
+  package func storedKeys() -> [String] {
+    contents.withLock { $0.documents.keys.sorted() }
+  }
+
+  package func loadIdentity() -> IdentityLoad {
+    IdentityLoad(identity: contents.withLock { $0.identity }, damage: nil)
+  }
+
+  package func saveIdentity(_ identity: StoredIdentity?) {
+    contents.withLock { $0.identity = identity }
+  }
+
+  package func close() {}
 }
 
 /// Why a ``DocumentStore`` call failed.

@@ -2,21 +2,23 @@ import CRDT
 import Foundation
 
 /// One record of a ``FileDocumentStore`` generation file (a `DurableLog`): the first record of a
-/// generation is its base, the others add pending changes or acknowledge some.
+/// generation is its base, the others the entries after it; a store's identity file holds
+/// identity records.
 ///
 /// Payload layout (integers little-endian): a kind byte, then
-/// - base (1): actor length (u8, 0 or 12) and bytes; serverSeq (i64); clientSeq (u32);
-///   version vector count (u32) and that many (12-byte actor, i64 lamport); presence flag (u8)
-///   with, when 1, its length (u32) and bytes; the snapshot (the rest of the payload);
-/// - change (2): the change's bytes (the rest of the payload);
-/// - acknowledged (3): how many pending changes the server acknowledged (u32).
+/// - base (1): actor length (u8, 0 or 12) and bytes; document ID length (u8) and UTF-8 bytes
+///   (0: none); serverSeq (i64); clientSeq (u32); local clientSeq (u32); version vector count
+///   (u32) and that many (12-byte actor, i64 lamport); the snapshot (the rest of the payload);
+/// - entry (2): the entry's bytes (the rest of the payload);
+/// - identity (3): a flag (u8: 0 none, 1 one follows); client key length (u32) and UTF-8
+///   bytes; client ID length (u32) and UTF-8 bytes. Only in a store's identity file.
 ///
 /// The log checks every record's CRC-32C; a record that passes it yet does not decode here is
 /// damage all the same (``decode(_:)`` throws, naming what is wrong).
 enum StoreRecord: Equatable {
   case base(StoredDocument.Base)
-  case change(Data)
-  case acknowledged(count: Int)
+  case entry(Data)
+  case identity(StoredIdentity?)
 
   /// Why a payload does not decode.
   struct Malformed: Error, CustomStringConvertible {
@@ -33,28 +35,34 @@ enum StoreRecord: Equatable {
       let actor = base.actorID.map { [UInt8]($0.bytes) } ?? []
       writer.byte(UInt8(actor.count))
       writer.bytes(actor)
+      let document = [UInt8]((base.documentID ?? "").utf8.prefix(255))
+      writer.byte(UInt8(document.count))
+      writer.bytes(document)
       writer.integer(UInt64(bitPattern: base.checkpoint.serverSeq))
       writer.integer(base.checkpoint.clientSeq)
+      writer.integer(base.localClientSeq)
       let entries = base.versionVector.entries.sorted { $0.key < $1.key }
       writer.integer(UInt32(entries.count))
       for (actor, lamport) in entries {
         writer.bytes([UInt8](actor.bytes))
         writer.integer(UInt64(bitPattern: lamport))
       }
-      if let presence = base.presence {
-        writer.byte(1)
-        writer.integer(UInt32(presence.count))
-        writer.bytes([UInt8](presence))
-      } else {
-        writer.byte(0)
-      }
       writer.bytes([UInt8](base.snapshot))
-    case .change(let change):
+    case .entry(let entry):
       writer.byte(2)
-      writer.bytes([UInt8](change))
-    case .acknowledged(let count):
+      writer.bytes([UInt8](entry))
+    case .identity(let identity):
       writer.byte(3)
-      writer.integer(UInt32(clamping: count))
+      guard let identity else {
+        writer.byte(0)
+        break
+      }
+      writer.byte(1)
+      for text in [identity.clientKey, identity.clientID] {
+        let bytes = [UInt8](text.utf8)
+        writer.integer(UInt32(bytes.count))
+        writer.bytes(bytes)
+      }
     }
     return writer.output
   }
@@ -78,8 +86,11 @@ enum StoreRecord: Equatable {
         }
       default: throw Malformed(description: "actor length \(actorLength) (0 or 12 expected)")
       }
+      let documentLength = Int(try reader.byte("document ID length"))
+      let documentID = documentLength == 0 ? nil : String(decoding: try reader.bytes(documentLength, "document ID"), as: UTF8.self)
       let serverSeq = Int64(bitPattern: try reader.uint64("serverSeq"))
       let clientSeq = try reader.uint32("clientSeq")
+      let localClientSeq = try reader.uint32("local clientSeq")
       let count = Int(try reader.uint32("version vector count"))
       guard count <= reader.remaining / 20 else { throw Malformed(description: "version vector count \(count) runs past the record") }
       var entries: [ActorID: Int64] = [:]
@@ -89,25 +100,29 @@ enum StoreRecord: Equatable {
         guard let actor = try? ActorID(bytes: Data(bytes)) else { throw Malformed(description: "version vector actor") }
         entries[actor] = lamport
       }
-      var presence: Data?
-      switch try reader.byte("presence flag") {
-      case 0: presence = nil
-      case 1:
-        let length = Int(try reader.uint32("presence length"))
-        presence = Data(try reader.bytes(length, "presence"))
-      case let flag: throw Malformed(description: "presence flag \(flag) (0 or 1 expected)")
-      }
       let snapshot = Data(reader.rest())
       return .base(
         StoredDocument.Base(
-          actorID: actorID, checkpoint: Checkpoint(serverSeq: serverSeq, clientSeq: clientSeq),
-          versionVector: VersionVector(entries), snapshot: snapshot, presence: presence))
+          actorID: actorID, documentID: documentID, checkpoint: Checkpoint(serverSeq: serverSeq, clientSeq: clientSeq),
+          localClientSeq: localClientSeq, versionVector: VersionVector(entries), snapshot: snapshot))
     case 2:
-      return .change(Data(reader.rest()))
+      return .entry(Data(reader.rest()))
     case 3:
-      let count = Int(try reader.uint32("acknowledged count"))
-      guard reader.remaining == 0 else { throw Malformed(description: "\(reader.remaining) bytes after an acknowledgement") }
-      return .acknowledged(count: count)
+      switch try reader.byte("identity flag") {
+      case 0:
+        guard reader.remaining == 0 else { throw Malformed(description: "\(reader.remaining) bytes after an empty identity") }
+        return .identity(nil)
+      case 1:
+        var texts: [String] = []
+        for field in ["client key", "client ID"] {
+          let length = Int(try reader.uint32("\(field) length"))
+          texts.append(String(decoding: try reader.bytes(length, field), as: UTF8.self))
+        }
+        guard reader.remaining == 0 else { throw Malformed(description: "\(reader.remaining) bytes after an identity") }
+        return .identity(StoredIdentity(clientKey: texts[0], clientID: texts[1]))
+      case let flag:
+        throw Malformed(description: "identity flag \(flag) (0 or 1 expected)")
+      }
     case let kind:
       throw Malformed(description: "unknown record kind \(kind)")
     }

@@ -1,47 +1,72 @@
 import CRDT
 import Foundation
 
-/// What a ``DocumentStore`` keeps of one document: the state the server last confirmed (a
-/// snapshot with its checkpoint and version vector) and the local changes made since, which the
-/// server has not acknowledged yet.
+/// What a ``DocumentStore`` keeps of one document: a base (a snapshot with its checkpoint and
+/// clocks) and the entries recorded after it, which the client replays on the base.
 ///
-/// Attaching such a document loads the snapshot, replays the pending changes on top and asks
-/// the server only for what happened after ``checkpoint``; the pending changes are pushed again
-/// (the server skips the client sequences it already stored, so each counts once).
+/// Attaching such a document loads the snapshot, replays the entries and asks the server only
+/// for what happened after the checkpoint they reach; the local changes not acknowledged are
+/// pushed again (the server skips the client sequences it already stored, so each counts once).
 package struct StoredDocument: Sendable, Equatable {
-  /// The state the server last confirmed.
+  /// Where the history starts.
   package var base: Base
-  /// The local changes not acknowledged when they were stored, oldest first, each in the
-  /// encoding the client chose (opaque to the store).
-  package var pendingChanges: [Data]
+  /// What happened after the base, oldest first, each in the encoding the client chose (opaque
+  /// to the store).
+  package var entries: [Data]
 
   /// A stored document.
-  package init(base: Base, pendingChanges: [Data] = []) {
+  package init(base: Base, entries: [Data] = []) {
     self.base = base
-    self.pendingChanges = pendingChanges
+    self.entries = entries
   }
 
   /// A snapshot of the document and where it stands with the server.
   package struct Base: Sendable, Equatable {
     /// The actor the document edits as; nil before its first attachment.
     package var actorID: ActorID?
+    /// The server's ID of the document this client is attached to; nil when the attachment
+    /// ended (the stored state is then only the user's, to be attached afresh).
+    package var documentID: String?
     /// How far the document had synchronized.
     package var checkpoint: Checkpoint
+    /// The client sequence of the last local change the snapshot contains: the pending changes
+    /// up to it are in the snapshot already (they are kept only to be pushed), later ones are
+    /// replayed on top of it.
+    package var localClientSeq: UInt32
     /// The document's version vector when the snapshot was taken.
     package var versionVector: VersionVector
-    /// `Document.snapshot()`: Yorkie's binary snapshot of the root and the presences.
+    /// `Document.snapshot()`: Yorkie's binary snapshot of the root and the presences (the
+    /// client's own presence among them).
     package var snapshot: Data
-    /// The client's own presence, encoded by the client (opaque to the store); nil for none.
-    package var presence: Data?
 
     /// A base with the given parts.
-    package init(actorID: ActorID?, checkpoint: Checkpoint, versionVector: VersionVector, snapshot: Data, presence: Data? = nil) {
+    package init(
+      actorID: ActorID?, documentID: String?, checkpoint: Checkpoint, localClientSeq: UInt32,
+      versionVector: VersionVector, snapshot: Data
+    ) {
       self.actorID = actorID
+      self.documentID = documentID
       self.checkpoint = checkpoint
+      self.localClientSeq = localClientSeq
       self.versionVector = versionVector
       self.snapshot = snapshot
-      self.presence = presence
     }
+  }
+}
+
+/// Who a client was on the server: kept by a ``DocumentStore`` so that a client started again
+/// on the same store goes on as the same client (its documents stay attached on the server, and
+/// the server skips the changes it already stored when they are pushed again).
+package struct StoredIdentity: Sendable, Equatable {
+  /// The client key it activated with.
+  package var clientKey: String
+  /// The client ID the server gave it (24 hex digits).
+  package var clientID: String
+
+  /// An identity with the given parts.
+  package init(clientKey: String, clientID: String) {
+    self.clientKey = clientKey
+    self.clientID = clientID
   }
 }
 

@@ -38,7 +38,13 @@ extension DocumentSession {
       return
     }
     let removed = await document.status == .removed
+    if !removed && recorder.wantsRebase {
+      // A failed rebase leaves the longer history in place, which loads all the same; the
+      // next push-pull tries again.
+      try? await document.rebaseRecording()
+    }
     let waiters: [CheckedContinuation<Void, any Error>] = state.withLock { state in
+      if !removed { state.verified = true }
       state.loop.succeeded(plan)
       state.syncBackoff.succeeded()
       return plan.requests.compactMap { state.requestWaiters.removeValue(forKey: $0) }
@@ -57,6 +63,8 @@ extension DocumentSession {
   /// server's answer as a whole; returns whether changes are left to push. (Detach and remove
   /// call it, after the loop stopped, to push a long backlog before their own pack.)
   func pushPull(pushOnly: Bool) async throws -> Bool {
+    // Stored before sent (a batching window may still hold the newest changes).
+    try recorder.flush()
     var pack = try await document.createChangePack()
     let left = pack.changes.count - Self.maxChangesPerPush
     if left > 0 {

@@ -36,6 +36,11 @@ final class DocumentSession: Sendable {
   let watchSettled = Gate()
   /// Called once when the session stops on its own (removal, a failure retrying cannot fix).
   let onHalt: @Sendable (DocumentSession) -> Void
+  /// Keeps the document's history in the client's store.
+  let recorder: StoreRecorder
+  /// Whether the session resumed a stored attachment: until its first push-pull succeeds, the
+  /// server may no longer know it (see ``needsRecovery``).
+  let resumed: Bool
 
   /// The session's mutable state.
   struct State: Sendable {
@@ -58,6 +63,8 @@ final class DocumentSession: Sendable {
     var retryTask: Task<Void, Never>?
     /// Why the session stopped, once it did.
     var stopError: YorkieError?
+    /// Whether a push-pull succeeded (the server knows the attachment).
+    var verified = false
   }
 
   /// A wait for the acknowledgement of the local changes up to `clientSeq`.
@@ -70,8 +77,10 @@ final class DocumentSession: Sendable {
   init(
     document: Document, documentID: String, clientID: String, mode: SyncMode, rpc: ClientRPC,
     policy: ReconnectPolicy, environment: ClientEnvironment, events: EventHub<ClientEvent>,
-    onHalt: @escaping @Sendable (DocumentSession) -> Void
+    recorder: StoreRecorder, resumed: Bool, onHalt: @escaping @Sendable (DocumentSession) -> Void
   ) {
+    self.recorder = recorder
+    self.resumed = resumed
     self.document = document
     self.key = document.key
     self.documentID = documentID
@@ -85,6 +94,23 @@ final class DocumentSession: Sendable {
 
   /// The sync mode.
   var mode: SyncMode { state.withLock { $0.loop.mode } }
+
+  /// Whether the session stopped because the stored attachment it resumed is gone on the
+  /// server (the client forgotten, the document detached, compacted or removed): the client
+  /// then attaches the document afresh instead of giving up.
+  var needsRecovery: Bool {
+    guard resumed else { return false }
+    return state.withLock { state in
+      guard !state.verified, let code = state.stopError?.code else { return false }
+      return Self.lostAttachment.contains(code)
+    }
+  }
+
+  /// The errors that say a resumed attachment is gone.
+  static let lostAttachment: Set<YorkieError.Code> = [
+    .clientNotFound, .clientNotActivated, .documentNotAttached, .documentNotFound, .documentAlreadyDetached,
+    .epochMismatch, .documentRemoved,
+  ]
 
   /// Starts the loop, and the stream or timer of the mode.
   func start() async {
@@ -218,6 +244,8 @@ final class DocumentSession: Sendable {
     await tasks.loop?.value
     await tasks.watch?.value
     await document.setLocalChangeObserver(nil)
+    await document.stopRecording()
+    recorder.stop()
     await watchEnded()
   }
 
@@ -261,7 +289,8 @@ final class DocumentSession: Sendable {
   /// Stops on a failure retrying cannot fix, and tells the app.
   func halt(_ notice: StopNotice) {
     halt(with: notice.error)
-    events.send(.stopped(notice))
+    // A resumed attachment that is gone is recovered, and reported as a reset instead.
+    if !needsRecovery { events.send(.stopped(notice)) }
     onHalt(self)
   }
 

@@ -1,0 +1,145 @@
+import CRDT
+import Foundation
+import YorkieProtocol
+
+// The client's store: opening it, resuming stored documents, and recovering those that cannot
+// be resumed.
+
+extension Client {
+  /// The store, opened on first use.
+  func openStore() throws -> any DocumentStore {
+    if let store { return store }
+    let opened: any DocumentStore
+    switch options.storage.location {
+    case .memory:
+      opened = MemoryDocumentStore()
+    case .directory(let url):
+      opened = try storageCall { try FileDocumentStore(directory: url) }
+    }
+    store = opened
+    return opened
+  }
+
+  /// Runs a store call; its failure as a ``YorkieError`` `storageFailed`.
+  func storageCall<T>(_ call: () throws -> T) throws -> T {
+    do {
+      return try call()
+    } catch let error as YorkieError {
+      throw error
+    } catch {
+      throw YorkieError(.storageFailed, "the document store failed: \(error)", underlying: error)
+    }
+  }
+
+  /// What the store holds for `key` (the damage it found reported as events).
+  func loadStored(_ key: String, from store: any DocumentStore) throws -> StoreLoad {
+    let load = try storageCall { try store.load(key) }
+    for damage in load.damages {
+      hub.send(.storeDamaged(StoreDamageNotice(document: key, file: damage.file, reason: damage.reason)))
+    }
+    return load
+  }
+
+  /// Whether `stored` can be resumed by this client as it is: bound to a server document by
+  /// this client's identity, read back without damage.
+  func isResumable(_ load: StoreLoad, clientID: String) -> Bool {
+    guard let stored = load.document, load.damages.isEmpty, stored.base.documentID != nil else { return false }
+    return stored.base.actorID == (try? ActorID(hex: clientID))
+  }
+
+  /// Resumes a stored attachment: the document shows its stored state at once, and the first
+  /// push-pull (in the background) pushes the unacknowledged changes and pulls only what
+  /// happened since the stored checkpoint. Returns without waiting for the network.
+  func resume(
+    _ document: Document, from stored: StoredDocument, store: any DocumentStore, clientID: String,
+    initialPresence: [String: JSONValue], syncMode: SyncMode
+  ) async throws {
+    guard let documentID = stored.base.documentID, let replica = try StoredEntry.replica(stored) else {
+      throw YorkieError(.invalidChangePack, "the stored document \"\(document.key)\" is not bound to an attachment")
+    }
+    try await document.restore(from: replica.base, replaying: replica.records)
+    let recorder = StoreRecorder(continuing: stored, store: store, key: document.key, durability: options.storage.durability)
+    await document.continueRecording(with: recorder)
+    if !initialPresence.isEmpty {
+      try await document.update { _, presence in presence.set(initialPresence) }
+    }
+    await document.setStatus(.attached)
+    let session = makeSession(document, documentID: documentID, clientID: clientID, syncMode: syncMode, recorder: recorder, resumed: true)
+    documents[document.key] = session
+    await session.start()
+  }
+
+  /// A session for an attached document.
+  func makeSession(
+    _ document: Document, documentID: String, clientID: String, syncMode: SyncMode, recorder: StoreRecorder, resumed: Bool
+  ) -> DocumentSession {
+    DocumentSession(
+      document: document, documentID: documentID, clientID: clientID, mode: syncMode, rpc: rpc,
+      policy: options.reconnect, environment: options.environment, events: hub, recorder: recorder, resumed: resumed,
+      onHalt: { [weak self] session in Task { await self?.sessionHalted(session) } })
+  }
+
+  /// Forgets a stored state that cannot be resumed, telling the app what it held when local
+  /// changes in it were never acknowledged; a state bound to this client's identity is detached
+  /// on the server first (the server would refuse a second attach). Best effort on the server.
+  func discardStored(_ key: String, load: StoreLoad, store: any DocumentStore, clientID: String, reason: YorkieError) async throws {
+    if let stored = load.document {
+      if let documentID = stored.base.documentID, stored.base.actorID == (try? ActorID(hex: clientID)) {
+        await detachOnServer(key, documentID: documentID, checkpoint: stored.base.checkpoint, clientID: clientID)
+      }
+      let scratch = Document(key: key)
+      if let replica = try? StoredEntry.replica(stored), (try? await scratch.restore(from: replica.base, replaying: replica.records)) != nil {
+        let unsent = await scratch.localChanges.count
+        if unsent > 0 {
+          hub.send(.documentReset(DocumentResetNotice(document: key, reason: reason, lastContent: await scratch.toJSON(), unsentChanges: unsent)))
+        }
+      }
+    }
+    try storageCall { try store.remove(key) }
+  }
+
+  /// DetachDocument with no changes, its outcome ignored: ends an attachment the client gives
+  /// up, so that the server lets it attach the document again.
+  func detachOnServer(_ key: String, documentID: String, checkpoint: Checkpoint, clientID: String) async {
+    let pack = WireChangePack(ChangePack(key: key, checkpoint: checkpoint, changes: [], role: .request))
+    let _: DetachDocumentResponse? = try? await rpc.call(
+      "DetachDocument", DetachDocumentRequest(clientID: clientID, documentID: documentID, changePack: pack), shardKey: key)
+  }
+
+  /// Attaches afresh the document of a resumed session whose attachment is gone (see
+  /// ``DocumentSession/needsRecovery``): the app is told what the document held, and the same
+  /// `Document` then shows the server's content.
+  func recover(_ session: DocumentSession) async {
+    let key = session.key
+    let document = session.document
+    if documents[key] === session { documents[key] = nil }
+    await session.stop(with: session.state.withLock { $0.stopError } ?? YorkieError(.documentNotAttached, "lost"), awaitingInFlight: false)
+    let reason = session.state.withLock { $0.stopError } ?? YorkieError(.documentNotAttached, "the attachment is gone")
+    let presence = await document.presence(of: ActorID(hexOrInitial: session.clientID)) ?? [:]
+    let unsent = await document.localChanges.count
+    let checkpoint = await document.checkpoint
+    let identityLost = reason.code == .clientNotFound || reason.code == .clientNotActivated
+    if !identityLost {
+      await detachOnServer(key, documentID: session.documentID, checkpoint: checkpoint, clientID: session.clientID)
+    }
+    hub.send(.documentReset(DocumentResetNotice(document: key, reason: reason, lastContent: await document.toJSON(), unsentChanges: unsent)))
+    await document.resetToFresh()
+    if let store { try? store.remove(key) }
+    do {
+      if identityLost, status == .activated, id == session.clientID {
+        try await activateOnServer()
+      }
+      try await attach(document, initialPresence: presence, syncMode: session.mode)
+    } catch {
+      let failure = YorkieError.wrapping(error, "AttachDocument")
+      hub.send(.stopped(StopNotice(resource: .documentSync(key), error: failure, remedy: "attach the document again")))
+    }
+  }
+}
+
+extension ActorID {
+  /// The actor with hex `text`, or the initial actor when `text` is not one.
+  init(hexOrInitial text: String) {
+    self = (try? ActorID(hex: text)) ?? .initial
+  }
+}
