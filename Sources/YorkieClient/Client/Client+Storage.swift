@@ -143,3 +143,9 @@ extension ActorID {
     self = (try? ActorID(hex: text)) ?? .initial
   }
 }
+
+extension Client {
+  /// Response body bytes this client received so far (tests and benchmarks count what an
+  /// attach or a resumption transferred).
+  package nonisolated var receivedBodyBytes: Int { rpc.transport.receivedBodyBytes }
+}

@@ -127,6 +127,10 @@ package final class ConnectTransport: Sendable {
     streamSession = URLSession(configuration: configuration, delegate: streamDelegate, delegateQueue: queue)
   }
 
+  /// Response body bytes received so far by unary calls and streams (for tests and
+  /// benchmarks of what a call costs on the wire).
+  package var receivedBodyBytes: Int { delegate.receivedBodyBytes + streamDelegate.receivedBodyBytes }
+
   /// Cancels every running call and releases the sessions. Calls made after fail with
   /// ``YorkieError/Code/cancelled``.
   package func invalidate() {

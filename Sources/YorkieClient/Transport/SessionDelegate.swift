@@ -37,6 +37,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
   private var sinks: [Int: any TaskSink] = [:]
   /// Whether ``close()`` was called: no sink is taken any more.
   private var closed = false
+  /// Body bytes received, behind `lock`.
+  private var bodyBytesReceived = 0
 
   /// Routes the events of `task` to `sink`; call before resuming the task. Once the delegate
   /// is closed, `sink` is completed at once with `URLError(.cancelled)` instead (on the
@@ -80,8 +82,16 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
   /// Hands a body chunk to the task's sink.
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-    sink(dataTask)?.received(data: data)
+    let sink = lock.withLock {
+      bodyBytesReceived += data.count
+      return sinks[dataTask.taskIdentifier]
+    }
+    sink?.received(data: data)
   }
+
+  /// Response body bytes received so far, over every task (what resumption saves is counted
+  /// with it).
+  var receivedBodyBytes: Int { lock.withLock { bodyBytesReceived } }
 
   /// Tells the task's sink that request body bytes went out.
   func urlSession(
