@@ -94,7 +94,9 @@ public struct DocumentResetNotice: Sendable, CustomStringConvertible {
   public var reason: YorkieError
   /// The document as the user last saw it (JSON), unsent edits included.
   public var lastContent: String
-  /// How many local changes the server had not acknowledged (0: nothing was lost).
+  /// How many local changes the server had not acknowledged when the client found the
+  /// attachment gone. (A removed document acknowledges what it receives, and its content is
+  /// gone all the same: ``lastContent`` is what the user last saw.)
   public var unsentChanges: Int
 
   /// `document "doc" reset (3 unsent changes): …`.

@@ -1,0 +1,294 @@
+import CRDT
+import Foundation
+import Testing
+import YorkieServer
+
+@testable import YorkieClient
+
+/// Documents kept in a directory store (`ClientOptions.storage`) across client restarts,
+/// against the in-process server over real HTTP: resumption from the stored checkpoint,
+/// offline edits that reach the server exactly once, recovery when the server no longer has the
+/// attachment, and damage that is reported and healed by the server.
+@Suite("Client: stored documents survive restarts and resume from their checkpoint")
+struct ResumeTests {
+  /// A new empty folder.
+  static func folder(_ name: String) -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+  }
+
+  /// A client keeping its documents in `folder` (not activated).
+  static func storedClient(_ url: URL, _ folder: URL, durability: DocumentStorage.Durability = .perUpdate) -> Client {
+    Client(url, options: ClientOptions(key: "stored", storage: .directory(folder, durability: durability)))
+  }
+
+  /// The text of a paragraph numbered `index`.
+  static func paragraph(_ index: Int) -> String {
+    "paragraph \(index): " + String(repeating: "lorem ipsum ", count: 8) + "\n"
+  }
+
+  @Test("a restarted client resumes without ActivateClient or AttachDocument, shows the stored content at once, and receives only the changes made since")
+  func resume() async throws {
+    let calls = LingerTests.CallCounter()
+    let folder = Self.folder("resume")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try await withServer(calls.configuration()) { url, server in
+      let first = Self.storedClient(url, folder)
+      try await first.activate()
+      let firstID = await first.id
+      let doc = Document(key: "resume-doc")
+      try await first.attach(doc)
+      try await doc.update { root, _ in _ = root.setNewText("body") }
+      for index in 0..<60 {
+        try await doc.update { root, _ in
+          let text = try #require(root.text("body"))
+          try text.edit(text.length, text.length, Self.paragraph(index))
+        }
+      }
+      try await first.waitUntilAcknowledged(doc)
+      let stored = await doc.toSortedJSON()
+      await first.close()
+      #expect(await doc.status == .detached)
+
+      // A peer edits while the first client is away.
+      let peer = try await activatedClient(url, key: "peer")
+      let peerDoc = Document(key: "resume-doc")
+      try await peer.attach(peerDoc, syncMode: .manual)
+      try await peerDoc.update { root, _ in try root.text("body")?.edit(0, 0, "peer was here. ") }
+      try await peer.sync(peerDoc)
+      try await peer.deactivate()
+      let activations = calls.count("ActivateClient")
+      let attaches = calls.count("AttachDocument")
+
+      let second = Self.storedClient(url, folder)
+      try await second.activate()
+      #expect(await second.id == firstID)
+      let resumed = Document(key: "resume-doc")
+      try await second.attach(resumed, syncMode: .manual)
+      // Shown before the network answered (manual mode: nothing was pulled yet).
+      #expect(await resumed.status == .attached)
+      #expect(await resumed.toSortedJSON() == stored)
+      let before = second.receivedBodyBytes
+      try await second.sync(resumed)
+      let resumeBytes = second.receivedBodyBytes - before
+      #expect(calls.count("ActivateClient") == activations)
+      #expect(calls.count("AttachDocument") == attaches)
+
+      // What a fresh attach of the same document receives.
+      let fresh = try await activatedClient(url, key: "fresh")
+      let freshDoc = Document(key: "resume-doc")
+      let freshBefore = fresh.receivedBodyBytes
+      try await fresh.attach(freshDoc, syncMode: .manual)
+      let freshBytes = fresh.receivedBodyBytes - freshBefore
+      #expect(resumeBytes * 10 < freshBytes, "resume received \(resumeBytes) bytes, a fresh attach \(freshBytes)")
+      let expected = try #require(try await serverJSON(server, "resume-doc"))
+      #expect(await resumed.toSortedJSON() == expected)
+      #expect(await freshDoc.toSortedJSON() == expected)
+      #expect(expected.hasPrefix(#"{"body":[{"val":"peer was here. "},{"val":"paragraph 0: "#))
+      try await fresh.deactivate()
+      try await second.deactivate()
+    }
+  }
+
+  @Test("edits made while the server is down are stored, survive a restart, and count once even when pushed twice (a lost acknowledgement)")
+  func offlineEditsExactlyOnce() async throws {
+    let data = Self.folder("offline-server")
+    let folder = Self.folder("offline-store")
+    let copy = Self.folder("offline-copy")
+    defer { for url in [data, folder, copy] { try? FileManager.default.removeItem(at: url) } }
+    var configuration = YorkieDevServer.Configuration(dataDirectory: data)
+    let server = YorkieDevServer(configuration: configuration)
+    let url = try server.start()
+    configuration.port = url.port ?? 0
+
+    let first = Self.storedClient(url, folder)
+    try await first.activate()
+    let doc = Document(key: "offline-doc")
+    try await first.attach(doc)
+    try await doc.update { root, _ in _ = root.setNewCounter("n", .int(0)) }
+    try await first.waitUntilAcknowledged(doc)
+    server.stop()
+    for _ in 0..<20 {
+      try await doc.update { root, _ in _ = root.counter("n")?.increase(by: 1) }
+    }
+    try await doc.update { root, _ in root["note"] = "written offline" }
+    await first.close()
+    // The store as it is now, with the offline edits pending: restarting from it later is a
+    // client whose acknowledgement was lost in a crash.
+    try FileManager.default.copyItem(at: folder, to: copy)
+
+    let restarted = YorkieDevServer(configuration: configuration)
+    _ = try restarted.start()
+    defer { restarted.stop() }
+    let second = Self.storedClient(url, folder)
+    try await second.activate()
+    let resumed = Document(key: "offline-doc")
+    try await second.attach(resumed)
+    try await second.sync(resumed)
+    try await second.waitUntilAcknowledged(resumed)
+    #expect(await resumed.toSortedJSON() == #"{"n":20,"note":"written offline"}"#)
+    #expect(try await serverJSON(restarted, "offline-doc") == #"{"n":20,"note":"written offline"}"#)
+    await second.close()
+
+    let third = Self.storedClient(url, copy)
+    try await third.activate()
+    let again = Document(key: "offline-doc")
+    try await third.attach(again)
+    #expect(await again.hasLocalChanges)
+    try await third.sync(again)
+    try await third.waitUntilAcknowledged(again)
+    #expect(await again.hasLocalChanges == false)
+    #expect(try await serverJSON(restarted, "offline-doc") == #"{"n":20,"note":"written offline"}"#)
+    try await again.update { root, _ in _ = root.counter("n")?.increase(by: 1) }
+    try await third.waitUntilAcknowledged(again)
+    #expect(try await serverJSON(restarted, "offline-doc") == #"{"n":21,"note":"written offline"}"#)
+    try await third.deactivate()
+  }
+
+  @Test("a document removed on the server while the client was away is reported with its unsent edits and attached afresh")
+  func removedWhileAway() async throws {
+    let folder = Self.folder("removed")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try await withServer { url, server in
+      let first = Self.storedClient(url, folder)
+      try await first.activate()
+      let doc = Document(key: "removed-doc")
+      try await first.attach(doc, syncMode: .manual)
+      try await doc.update { root, _ in root["synced"] = true }
+      try await first.sync(doc)
+      try await doc.update { root, _ in root["unsent"] = "draft" }
+      await first.close()
+
+      let peer = try await activatedClient(url, key: "peer")
+      let peerDoc = Document(key: "removed-doc")
+      try await peer.attach(peerDoc, syncMode: .manual)
+      try await peer.remove(peerDoc)
+
+      let second = Self.storedClient(url, folder)
+      let events = EventRecorder(second.events())
+      try await second.activate()
+      let resumed = Document(key: "removed-doc")
+      try await second.attach(resumed, syncMode: .manual)
+      #expect(await resumed.toSortedJSON() == #"{"synced":true,"unsent":"draft"}"#)
+      try? await second.sync(resumed)
+      #expect(
+        await events.waitFor {
+          guard case .documentReset(let notice) = $0 else { return false }
+          // The removed document acknowledged the draft as it received it: the count may be 0,
+          // the content still holds it.
+          return notice.document == "removed-doc" && notice.reason.code == .documentRemoved && notice.lastContent.contains("draft")
+        }, "\(events.recorded)")
+      #expect(
+        await eventually {
+          let attached = await second.has("removed-doc")
+          let status = await resumed.status
+          return attached && status == .attached
+        })
+      // A new document with the key, empty on the server; the same Document shows it.
+      #expect(await resumed.toSortedJSON() == "{}")
+      try await resumed.update { root, _ in root["after"] = 1 }
+      try await second.sync(resumed)
+      #expect(try await serverJSON(server, "removed-doc") == #"{"after":1}"#)
+      #expect(!events.recorded.contains { if case .stopped = $0 { return true } else { return false } })
+      try await second.deactivate()
+      try await peer.deactivate()
+    }
+  }
+
+  /// The newest generation file of each stored document in `folder`.
+  static func newestGenerations(_ folder: URL) throws -> [URL] {
+    try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("d-") }.compactMap { name in
+      let documentFolder = folder.appendingPathComponent(name)
+      let logs = try FileManager.default.contentsOfDirectory(atPath: documentFolder.path).filter { $0.hasSuffix(".log") }.sorted()
+      return logs.last.map { documentFolder.appendingPathComponent($0) }
+    }
+  }
+
+  @Test("a damaged store file is reported with its path, and the document converges with the server", arguments: [0.2, 0.5, 0.9])
+  func damagedStore(at fraction: Double) async throws {
+    let folder = Self.folder("damaged")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try await withServer { url, server in
+      let first = Self.storedClient(url, folder)
+      try await first.activate()
+      let doc = Document(key: "damaged-doc")
+      try await first.attach(doc)
+      for index in 0..<30 {
+        try await doc.update { root, _ in root["k\(index % 7)"] = .integer(Int32(index)) }
+      }
+      try await first.waitUntilAcknowledged(doc)
+      await first.close()
+      let file = try #require(try Self.newestGenerations(folder).first)
+      var bytes = try [UInt8](Data(contentsOf: file))
+      bytes[Int(Double(bytes.count) * fraction)] ^= 0x41
+      try Data(bytes).write(to: file)
+
+      let peer = try await activatedClient(url, key: "peer")
+      let peerDoc = Document(key: "damaged-doc")
+      try await peer.attach(peerDoc)
+      try await peerDoc.update { root, _ in root["peer"] = true }
+      try await peer.waitUntilAcknowledged(peerDoc)
+
+      let second = Self.storedClient(url, folder)
+      let events = EventRecorder(second.events())
+      try await second.activate()
+      let resumed = Document(key: "damaged-doc")
+      try await second.attach(resumed)
+      try await second.sync(resumed)
+      #expect(
+        await events.waitFor {
+          if case .storeDamaged(let notice) = $0 { return notice.file == file.path && notice.document == "damaged-doc" }
+          return false
+        }, "\(events.recorded)")
+      let expected = try #require(try await serverJSON(server, "damaged-doc"))
+      #expect(expected.contains(#""peer":true"#))
+      #expect(await eventually { await resumed.toSortedJSON() == expected })
+      try await resumed.update { root, _ in root["healed"] = true }
+      try await second.waitUntilAcknowledged(resumed)
+      #expect(await eventually { await peerDoc.toSortedJSON() == resumed.toSortedJSON() })
+      try await second.deactivate()
+      try await peer.deactivate()
+    }
+  }
+
+  @Test("batched durability: updates return before the disk, everything is stored by the push, and a restart resumes it")
+  func batched() async throws {
+    let folder = Self.folder("batched")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try await withServer { url, server in
+      let first = Self.storedClient(url, folder, durability: .batched(window: 0.05))
+      try await first.activate()
+      let doc = Document(key: "batched-doc")
+      try await first.attach(doc, syncMode: .manual)
+      for index in 0..<50 {
+        try await doc.update { root, _ in root["k"] = .integer(Int32(index)) }
+      }
+      await first.close()
+      let second = Self.storedClient(url, folder, durability: .batched(window: 0.05))
+      try await second.activate()
+      let resumed = Document(key: "batched-doc")
+      try await second.attach(resumed, syncMode: .manual)
+      #expect(await resumed.toSortedJSON() == #"{"k":49}"#)
+      try await second.sync(resumed)
+      #expect(try await serverJSON(server, "batched-doc") == #"{"k":49}"#)
+      try await second.deactivate()
+    }
+  }
+
+  @Test("one directory, one client: a second client on it cannot activate")
+  func oneClientPerDirectory() async throws {
+    let folder = Self.folder("exclusive")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try await withServer { url, _ in
+      let first = Self.storedClient(url, folder)
+      try await first.activate()
+      let second = Self.storedClient(url, folder)
+      await #expect(throws: YorkieError.self) { try await second.activate() }
+      #expect(await second.status == .deactivated)
+      try await first.deactivate()
+      await first.close()
+      try await second.activate()
+      #expect(await second.status == .activated)
+      try await second.deactivate()
+    }
+  }
+}
