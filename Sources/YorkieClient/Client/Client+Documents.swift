@@ -76,8 +76,9 @@ extension Client {
     }
   }
 
-  /// AttachDocument, recorded: the document's state is stored before its changes are sent,
-  /// and again (bound to the server's document) once the answer is applied.
+  /// AttachDocument, then recording: the first base is the document with the server's answer
+  /// applied (one snapshot, bound to the server's document). Changes made before the attach
+  /// are stored with it, not before it: they were made before the client took the document.
   private func attachFresh(
     _ document: Document, store: any DocumentStore, clientID: String, initialPresence: [String: JSONValue], syncMode: SyncMode,
     initialRoot: [String: JSONValue]?
@@ -85,13 +86,11 @@ extension Client {
     let key = document.key
     try await document.setActor(ActorID(hex: clientID))
     try await document.update { _, presence in presence.set(initialPresence) }
-    let recorder = StoreRecorder(store: store, key: key, documentID: nil, durability: options.storage.durability)
-    let response: AttachDocumentResponse
+    let pack = WireChangePack(try await document.createChangePack())
+    let response: AttachDocumentResponse = try await rpc.call(
+      "AttachDocument", AttachDocumentRequest(clientID: clientID, changePack: pack), shardKey: key)
+    let recorder = StoreRecorder(store: store, key: key, documentID: response.documentID, durability: options.storage.durability)
     do {
-      try await document.startRecording(with: recorder)
-      let pack = WireChangePack(try await document.createChangePack())
-      response = try await rpc.call(
-        "AttachDocument", AttachDocumentRequest(clientID: clientID, changePack: pack), shardKey: key)
       guard let answer = response.changePack else {
         throw YorkieError(.invalidWireData, "AttachDocument: the answer has no change pack", field: "changePack")
       }
@@ -107,14 +106,14 @@ extension Client {
           }
         }
       }
-      recorder.bind(to: response.documentID)
-      try await document.rebaseRecording()
+      try await document.startRecording(with: recorder)
     } catch {
-      // Nothing stays stored of an attachment that did not happen (the document keeps its
-      // edits in memory).
+      // The server attached the document, the client could not take it: end the attachment
+      // (best effort) so that a later attach is not refused, and keep nothing stored.
       await document.stopRecording()
       recorder.stop()
       try? store.remove(key)
+      await detachOnServer(key, documentID: response.documentID, checkpoint: await document.checkpoint, clientID: clientID)
       throw error
     }
     await document.setStatus(.attached)

@@ -24,8 +24,6 @@ final class StoreRecorder: ReplicaRecorder {
   /// What changes, behind a lock (the document calls from its executor, the sync loop from
   /// its task).
   private struct State {
-    /// The server's ID of the document; nil before the attach answered.
-    var documentID: String?
     /// Bytes of the base's snapshot, and of the entries since.
     var baseBytes = 0
     var entryBytes = 0
@@ -38,12 +36,16 @@ final class StoreRecorder: ReplicaRecorder {
   }
   private let state: Locked<State>
 
-  /// A recorder of `key` in `store`, bound to `documentID` when it is known.
+  /// The server's ID of the document.
+  let documentID: String?
+
+  /// A recorder of `key` in `store`, attached as `documentID`.
   init(store: any DocumentStore, key: String, documentID: String?, durability: DocumentStorage.Durability) {
     self.store = store
     self.key = key
+    self.documentID = documentID
     self.durability = durability
-    state = Locked(State(documentID: documentID))
+    state = Locked(State())
   }
 
   /// A recorder that goes on with the generation `stored` was loaded from.
@@ -55,16 +57,11 @@ final class StoreRecorder: ReplicaRecorder {
     }
   }
 
-  /// Binds the history to the server's document (the next base names it).
-  func bind(to documentID: String) {
-    state.withLock { $0.documentID = documentID }
-  }
-
   func rebase(_ base: ReplicaBase, pendingChanges: [Change]) throws {
     let entries = pendingChanges.map { StoredEntry.encode(.localChange($0)) }
     try state.withLock { state in
       guard !state.stopped else { throw Self.stoppedError(key) }
-      try write { try store.replaceBase(key, with: StoredEntry.base(base, documentID: state.documentID), entries: entries) }
+      try write { try store.replaceBase(key, with: StoredEntry.base(base, documentID: documentID), entries: entries) }
       state.baseBytes = base.snapshot.count
       state.entryBytes = entries.reduce(0) { $0 + $1.count }
       state.unflushed = false
