@@ -130,19 +130,7 @@ public actor Client {
   /// on its own), and is rethrown.
   public func deactivate() async throws {
     guard status == .activated, let clientID = id else { return }
-    status = .deactivated
-    id = nil
-    endSharedHandles()
-    let sessions = Array(documents.values)
-    let channelSessions = Array(channels.values)
-    documents = [:]
-    channels = [:]
-    let reason = YorkieError(.clientNotActivated, "the client was deactivated")
-    for session in sessions {
-      await session.stop(with: reason, awaitingInFlight: false)
-      await session.document.setStatus(.detached)
-    }
-    for session in channelSessions { await session.stop() }
+    await stopAll(because: YorkieError(.clientNotActivated, "the client was deactivated"))
     hub.send(.statusChanged(.deactivated))
     // The identity ends here: a later activation is a new client, and the documents stored
     // under this one are attached afresh.
@@ -162,20 +150,8 @@ public actor Client {
   /// Watch streams end. Documents become detached locally.
   public func close() async {
     let wasActive = status == .activated
-    status = .deactivated
-    id = nil
+    await stopAll(because: YorkieError(.clientNotActivated, "the client was closed"))
     identityAdopted = false
-    endSharedHandles()
-    let sessions = Array(documents.values)
-    let channelSessions = Array(channels.values)
-    documents = [:]
-    channels = [:]
-    let reason = YorkieError(.clientNotActivated, "the client was closed")
-    for session in sessions {
-      await session.stop(with: reason, awaitingInFlight: false)
-      await session.document.setStatus(.detached)
-    }
-    for session in channelSessions { await session.stop() }
     if options.storage.directory != nil {
       store?.close()
       store = nil
@@ -184,6 +160,23 @@ public actor Client {
   }
 
   // MARK: - Internals
+
+  /// Marks the client deactivated locally and stops every document (left detached) and
+  /// channel, failing what waits on them with `reason`; shared handles end.
+  func stopAll(because reason: YorkieError) async {
+    status = .deactivated
+    id = nil
+    endSharedHandles()
+    let sessions = Array(documents.values)
+    let channelSessions = Array(channels.values)
+    documents = [:]
+    channels = [:]
+    for session in sessions {
+      await session.stop(with: reason, awaitingInFlight: false)
+      await session.document.setStatus(.detached)
+    }
+    for session in channelSessions { await session.stop() }
+  }
 
   /// The client's ID, or `clientNotActivated`.
   func requireActive() throws -> String {
@@ -205,16 +198,7 @@ public actor Client {
     if await session.document.status == .attached { await session.document.setStatus(.detached) }
     if let reason, reason.code == .clientNotActivated || reason.code == .clientNotFound, status == .activated {
       // The server no longer knows this client: every other attachment fails the same way.
-      status = .deactivated
-      id = nil
-      let others = Array(documents.values)
-      documents = [:]
-      for other in others {
-        await other.stop(with: reason, awaitingInFlight: false)
-        await other.document.setStatus(.detached)
-      }
-      for channel in channels.values { await channel.stop() }
-      channels = [:]
+      await stopAll(because: reason)
       hub.send(.statusChanged(.deactivated))
     }
   }

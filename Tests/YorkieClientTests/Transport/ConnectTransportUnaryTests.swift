@@ -190,7 +190,9 @@ struct ConnectTransportSilenceTests {
     let started = ContinuousClock.now
     call.cancel()
     let result = await call.result
-    #expect(ContinuousClock.now - started < .seconds(2))
+    // The silent server would hold the call for the request timeout (30 s): ending well before
+    // it is the point. (2 s was too tight on a loaded host: 2.3 s was seen.)
+    #expect(ContinuousClock.now - started < .seconds(15))
     #expect(throws: CancellationError.self) { try result.get() }
   }
 
