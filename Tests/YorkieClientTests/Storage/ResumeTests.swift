@@ -194,6 +194,101 @@ struct ResumeTests {
     }
   }
 
+  @Test("an attachment that ended meanwhile (detached through a copy of the store) is reported and attached afresh; the edits the server had stay")
+  func detachedMeanwhile() async throws {
+    let folder = Self.folder("ended")
+    let copy = Self.folder("ended-copy")
+    defer { for url in [folder, copy] { try? FileManager.default.removeItem(at: url) } }
+    try await withServer { url, server in
+      let first = Self.storedClient(url, folder)
+      try await first.activate()
+      let doc = Document(key: "ended-doc")
+      try await first.attach(doc, syncMode: .manual)
+      try await doc.update { root, _ in root["kept"] = 1 }
+      try await first.sync(doc)
+      try await doc.update { root, _ in root["draft"] = "unsent" }
+      await first.close()
+      try FileManager.default.copyItem(at: folder, to: copy)
+
+      // The same identity (the original store) resumes and detaches: the attachment ends.
+      let same = Self.storedClient(url, folder)
+      try await same.activate()
+      let resumed = Document(key: "ended-doc")
+      try await same.attach(resumed, syncMode: .manual)
+      try await same.detach(resumed)
+      await same.close()
+      #expect(try await serverJSON(server, "ended-doc") == #"{"draft":"unsent","kept":1}"#)
+
+      // The copy still believes it is attached.
+      let stale = Self.storedClient(url, copy)
+      let events = EventRecorder(stale.events())
+      try await stale.activate()
+      let again = Document(key: "ended-doc")
+      try await stale.attach(again, syncMode: .manual)
+      try? await stale.sync(again)
+      #expect(
+        await events.waitFor {
+          guard case .documentReset(let notice) = $0 else { return false }
+          return notice.reason.code == .documentNotAttached && notice.unsentChanges == 1 && notice.lastContent.contains("unsent")
+        }, "\(events.recorded)")
+      #expect(
+        await eventually {
+          let attached = await stale.has("ended-doc")
+          let content = await again.toSortedJSON()
+          return attached && content == #"{"draft":"unsent","kept":1}"#
+        })
+      try await again.update { root, _ in root["after"] = true }
+      try await stale.sync(again)
+      #expect(try await serverJSON(server, "ended-doc") == #"{"after":true,"draft":"unsent","kept":1}"#)
+      try await stale.deactivate()
+    }
+  }
+
+  @Test("a server that forgot the client (restarted without its data): the client activates anew and attaches afresh")
+  func forgottenClient() async throws {
+    let folder = Self.folder("forgotten")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var firstID: String?
+    try await withServer { url, _ in
+      let first = Self.storedClient(url, folder)
+      try await first.activate()
+      firstID = await first.id
+      let doc = Document(key: "forgotten-doc")
+      try await first.attach(doc, syncMode: .manual)
+      try await doc.update { root, _ in root["before"] = 1 }
+      try await first.sync(doc)
+      try await doc.update { root, _ in root["offline"] = 2 }
+      await first.close()
+    }
+    // A new server (in memory, empty) on another port.
+    try await withServer { url, server in
+      let second = Self.storedClient(url, folder)
+      let events = EventRecorder(second.events())
+      try await second.activate()
+      #expect(await second.id == firstID)
+      let doc = Document(key: "forgotten-doc")
+      try await second.attach(doc, syncMode: .manual)
+      #expect(await doc.toSortedJSON() == #"{"before":1,"offline":2}"#)
+      try? await second.sync(doc)
+      #expect(
+        await events.waitFor {
+          guard case .documentReset(let notice) = $0 else { return false }
+          return notice.unsentChanges == 1 && notice.lastContent == #"{"before":1,"offline":2}"#
+        }, "\(events.recorded)")
+      #expect(
+        await eventually {
+          let attached = await second.has("forgotten-doc")
+          let id = await second.id
+          return attached && id != nil && id != firstID
+        })
+      #expect(await doc.toSortedJSON() == "{}")
+      try await doc.update { root, _ in root["again"] = 3 }
+      try await second.sync(doc)
+      #expect(try await serverJSON(server, "forgotten-doc") == #"{"again":3}"#)
+      try await second.deactivate()
+    }
+  }
+
   /// The newest generation file of each stored document in `folder`.
   static func newestGenerations(_ folder: URL) throws -> [URL] {
     try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("d-") }.compactMap { name in
