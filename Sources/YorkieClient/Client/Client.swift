@@ -66,7 +66,12 @@ public actor Client {
   }
 
   deinit {
-    for session in documents.values { session.halt(with: YorkieError(.clientNotActivated, "the client was released")) }
+    for session in documents.values {
+      session.halt(with: YorkieError(.clientNotActivated, "the client was released"))
+      session.recorder.stop()
+    }
+    // Released, so that another client may open the directory (the documents stay editable).
+    store?.close()
     for session in channels.values { session.halt() }
     rpc.transport.invalidate()
     hub.finish()

@@ -31,7 +31,8 @@ final class StoreRecorder: ReplicaRecorder {
     var unflushed = false
     /// The flush a batching window scheduled.
     var flushTask: Task<Void, Never>?
-    /// Set by ``stop()``: nothing is written after it.
+    /// Set by ``stop()``: nothing is written after it (the document is no longer attached, and
+    /// its edits are its own again).
     var stopped = false
   }
   private let state: Locked<State>
@@ -60,7 +61,7 @@ final class StoreRecorder: ReplicaRecorder {
   func rebase(_ base: ReplicaBase, pendingChanges: [Change]) throws {
     let entries = pendingChanges.map { StoredEntry.encode(.localChange($0)) }
     try state.withLock { state in
-      guard !state.stopped else { throw Self.stoppedError(key) }
+      guard !state.stopped else { return }
       try write { try store.replaceBase(key, with: StoredEntry.base(base, documentID: documentID), entries: entries) }
       state.baseBytes = base.snapshot.count
       state.entryBytes = entries.reduce(0) { $0 + $1.count }
@@ -76,7 +77,7 @@ final class StoreRecorder: ReplicaRecorder {
     default: durable = false
     }
     let schedule: TimeInterval? = try state.withLock { state in
-      guard !state.stopped else { throw Self.stoppedError(key) }
+      guard !state.stopped else { return nil }
       try write { try store.append(key, [entry], durable: durable) }
       state.entryBytes += entry.count
       state.unflushed = !durable
@@ -137,9 +138,5 @@ final class StoreRecorder: ReplicaRecorder {
     } catch {
       throw YorkieError(.storageFailed, "the document store could not write \"\(key)\": \(error)", underlying: error)
     }
-  }
-
-  private static func stoppedError(_ key: String) -> YorkieError {
-    YorkieError(.storageFailed, "the store of \"\(key)\" was closed")
   }
 }

@@ -383,6 +383,33 @@ struct ResumeTests {
       await first.close()
       try await second.activate()
       #expect(await second.status == .activated)
+      let doc = Document(key: "exclusive-doc")
+      try await second.attach(doc)
+      try await second.deactivate()
+      try await doc.update { root, _ in root["after"] = "deactivate" }
+    }
+  }
+
+  @Test("a client released without close() frees its directory; its documents stay editable")
+  func releasedClient() async throws {
+    let folder = Self.folder("released")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try await withServer { url, _ in
+      let doc = Document(key: "released-doc")
+      do {
+        let first = Self.storedClient(url, folder)
+        try await first.activate()
+        try await first.attach(doc)
+        try await doc.update { root, _ in root["k"] = 1 }
+        try await first.waitUntilAcknowledged(doc)
+      }
+      let second = Self.storedClient(url, folder)
+      #expect(await eventually { (try? await second.activate()) != nil })
+      try await doc.update { root, _ in root["k"] = 2 }
+      let resumed = Document(key: "released-doc")
+      try await second.attach(resumed)
+      try await second.sync(resumed)
+      #expect(await resumed.toSortedJSON() == #"{"k":1}"#)
       try await second.deactivate()
     }
   }
