@@ -48,7 +48,9 @@ extension Client {
     if load.document != nil {
       if isResumable(load, clientID: clientID), await document.isFresh {
         do {
-          try await resume(document, from: load.document!, store: store, clientID: clientID, initialPresence: initialPresence, syncMode: syncMode)
+          try await resume(
+            document, from: load.document!, store: store, clientID: clientID, initialPresence: initialPresence, syncMode: syncMode,
+            initialRoot: initialRoot)
           return
         } catch {
           await document.resetToFresh()
@@ -87,8 +89,13 @@ extension Client {
     try await document.setActor(ActorID(hex: clientID))
     try await document.update { _, presence in presence.set(initialPresence) }
     let pack = WireChangePack(try await document.createChangePack())
-    let response: AttachDocumentResponse = try await rpc.call(
-      "AttachDocument", AttachDocumentRequest(clientID: clientID, changePack: pack), shardKey: key)
+    let response: AttachDocumentResponse
+    do {
+      response = try await rpc.call("AttachDocument", AttachDocumentRequest(clientID: clientID, changePack: pack), shardKey: key)
+    } catch where options.storage.directory != nil && FailureKind(error) == .retryable {
+      try await attachDeferred(document, store: store, clientID: clientID, syncMode: syncMode, initialRoot: initialRoot)
+      return
+    }
     let recorder = StoreRecorder(store: store, key: key, documentID: response.documentID, durability: options.storage.durability)
     do {
       guard let answer = response.changePack else {
@@ -123,6 +130,21 @@ extension Client {
     await session.waitUntilWatchSettled(timeout: options.timeouts.request)
   }
 
+  /// Attaches `document` while the server is unreachable (directory storage only): it is
+  /// stored at once (unbound), marked attached, and its session attaches it on the server when
+  /// it can (``DocumentSession/attachDeferred()``), with everything edited meanwhile.
+  private func attachDeferred(
+    _ document: Document, store: any DocumentStore, clientID: String, syncMode: SyncMode, initialRoot: [String: JSONValue]?
+  ) async throws {
+    let recorder = StoreRecorder(store: store, key: document.key, documentID: nil, durability: options.storage.durability)
+    try await document.startRecording(with: recorder)
+    await document.setStatus(.attached)
+    let session = makeSession(
+      document, documentID: nil, clientID: clientID, syncMode: syncMode, recorder: recorder, resumed: true, initialRoot: initialRoot)
+    documents[document.key] = session
+    await session.start()
+  }
+
   /// Pushes the pending changes, says goodbye to peers (the presence is cleared) and stops
   /// syncing `document`. A push-pull in flight completes first.
   ///
@@ -132,10 +154,14 @@ extension Client {
     let session = try attachedSession(of: document)
     documents[document.key] = nil
     await session.stop(with: YorkieError(.documentNotAttached, "document \"\(document.key)\" was detached"), awaitingInFlight: true)
+    guard let documentID = session.documentID else {
+      try await endUnbound(document, as: .detached)
+      return
+    }
     await document.recordPresenceClear()
     try await sendLastPack(of: session, document, isRemoved: false, endingAs: .detached) { pack in
       let response: DetachDocumentResponse = try await self.rpc.call(
-        "DetachDocument", DetachDocumentRequest(clientID: session.clientID, documentID: session.documentID, changePack: pack),
+        "DetachDocument", DetachDocumentRequest(clientID: session.clientID, documentID: documentID, changePack: pack),
         shardKey: document.key)
       return response.changePack
     }
@@ -147,13 +173,25 @@ extension Client {
     let session = try attachedSession(of: document)
     documents[document.key] = nil
     await session.stop(with: YorkieError(.documentRemoved, "document \"\(document.key)\" was removed"), awaitingInFlight: true)
+    guard let documentID = session.documentID else {
+      try await endUnbound(document, as: .removed)
+      return
+    }
     // The pack's isRemoved is what removes the document on the server.
     try await sendLastPack(of: session, document, isRemoved: true, endingAs: .removed) { pack in
       let response: RemoveDocumentResponse = try await self.rpc.call(
-        "RemoveDocument", RemoveDocumentRequest(clientID: session.clientID, documentID: session.documentID, changePack: pack),
+        "RemoveDocument", RemoveDocumentRequest(clientID: session.clientID, documentID: documentID, changePack: pack),
         shardKey: document.key)
       return response.changePack
     }
+  }
+
+  /// Detaches or removes a document whose deferred attach never reached the server: the server
+  /// has nothing of it, so the end is local (its stored state is forgotten; its changes stay in
+  /// the `Document`).
+  private func endUnbound(_ document: Document, as status: DocumentStatus) async throws {
+    await document.setStatus(status)
+    if let store { try storageCall { try store.remove(document.key) } }
   }
 
   /// The end of ``detach(_:)`` and ``remove(_:)``: pushes the backlog of `session`, sends the

@@ -40,23 +40,26 @@ extension Client {
     return load
   }
 
-  /// Whether `stored` can be resumed by this client as it is: bound to a server document by
-  /// this client's identity, read back without damage.
+  /// Whether `stored` can be resumed by this client as it is: written under this client's
+  /// identity (attached on the server, or waiting for a deferred attach), read back without
+  /// damage.
   func isResumable(_ load: StoreLoad, clientID: String) -> Bool {
-    guard let stored = load.document, load.damages.isEmpty, stored.base.documentID != nil else { return false }
+    guard let stored = load.document, load.damages.isEmpty else { return false }
     return stored.base.actorID == (try? ActorID(hex: clientID))
   }
 
   /// Resumes a stored attachment: the document shows its stored state at once, and the first
   /// push-pull (in the background) pushes the unacknowledged changes and pulls only what
-  /// happened since the stored checkpoint. Returns without waiting for the network.
+  /// happened since the stored checkpoint (or, for a deferred attach that never reached the
+  /// server, attaches it). Returns without waiting for the network.
   func resume(
     _ document: Document, from stored: StoredDocument, store: any DocumentStore, clientID: String,
-    initialPresence: [String: JSONValue], syncMode: SyncMode
+    initialPresence: [String: JSONValue], syncMode: SyncMode, initialRoot: [String: JSONValue]?
   ) async throws {
-    guard let documentID = stored.base.documentID, let replica = try StoredEntry.replica(stored) else {
-      throw YorkieError(.invalidChangePack, "the stored document \"\(document.key)\" is not bound to an attachment")
+    guard let replica = try StoredEntry.replica(stored) else {
+      throw YorkieError(.invalidChangePack, "the stored document \"\(document.key)\" names no actor")
     }
+    let documentID = stored.base.documentID
     try await document.restore(from: replica.base, replaying: replica.records)
     let recorder = StoreRecorder(continuing: stored, store: store, key: document.key, durability: options.storage.durability)
     await document.continueRecording(with: recorder)
@@ -64,19 +67,22 @@ extension Client {
       try await document.update { _, presence in presence.set(initialPresence) }
     }
     await document.setStatus(.attached)
-    let session = makeSession(document, documentID: documentID, clientID: clientID, syncMode: syncMode, recorder: recorder, resumed: true)
+    let session = makeSession(
+      document, documentID: documentID, clientID: clientID, syncMode: syncMode, recorder: recorder, resumed: true,
+      initialRoot: documentID == nil ? initialRoot : nil)
     documents[document.key] = session
     await session.start()
   }
 
   /// A session for an attached document.
   func makeSession(
-    _ document: Document, documentID: String, clientID: String, syncMode: SyncMode, recorder: StoreRecorder, resumed: Bool
+    _ document: Document, documentID: String?, clientID: String, syncMode: SyncMode, recorder: StoreRecorder, resumed: Bool,
+    initialRoot: [String: JSONValue]? = nil
   ) -> DocumentSession {
     DocumentSession(
       document: document, documentID: documentID, clientID: clientID, mode: syncMode, rpc: rpc,
       policy: options.reconnect, environment: options.environment, events: hub, recorder: recorder, resumed: resumed,
-      onHalt: { [weak self] session in Task { await self?.sessionHalted(session) } })
+      initialRoot: initialRoot, onHalt: { [weak self] session in Task { await self?.sessionHalted(session) } })
   }
 
   /// Forgets a stored state that cannot be resumed, telling the app what it held when local
@@ -119,8 +125,8 @@ extension Client {
     let unsent = await document.localChanges.count
     let checkpoint = await document.checkpoint
     let identityLost = reason.code == .clientNotFound || reason.code == .clientNotActivated
-    if !identityLost {
-      await detachOnServer(key, documentID: session.documentID, checkpoint: checkpoint, clientID: session.clientID)
+    if !identityLost, let documentID = session.documentID {
+      await detachOnServer(key, documentID: documentID, checkpoint: checkpoint, clientID: session.clientID)
     }
     hub.send(.documentReset(DocumentResetNotice(document: key, reason: reason, lastContent: await document.toJSON(), unsentChanges: unsent)))
     await document.resetToFresh()

@@ -24,6 +24,8 @@ final class StoreRecorder: ReplicaRecorder {
   /// What changes, behind a lock (the document calls from its executor, the sync loop from
   /// its task).
   private struct State {
+    /// The server's ID of the document.
+    var documentID: String?
     /// Bytes of the base's snapshot, and of the entries since.
     var baseBytes = 0
     var entryBytes = 0
@@ -37,16 +39,20 @@ final class StoreRecorder: ReplicaRecorder {
   }
   private let state: Locked<State>
 
-  /// The server's ID of the document.
-  let documentID: String?
+  /// The server's ID of the document; nil until it is attached on the server.
+  var documentID: String? { state.withLock { $0.documentID } }
 
   /// A recorder of `key` in `store`, attached as `documentID`.
   init(store: any DocumentStore, key: String, documentID: String?, durability: DocumentStorage.Durability) {
     self.store = store
     self.key = key
-    self.documentID = documentID
     self.durability = durability
-    state = Locked(State())
+    state = Locked(State(documentID: documentID))
+  }
+
+  /// Binds the history to the server's document: the next base names it.
+  func bind(to documentID: String) {
+    state.withLock { $0.documentID = documentID }
   }
 
   /// A recorder that goes on with the generation `stored` was loaded from.
@@ -62,7 +68,7 @@ final class StoreRecorder: ReplicaRecorder {
     let entries = pendingChanges.map { StoredEntry.encode(.localChange($0)) }
     try state.withLock { state in
       guard !state.stopped else { return }
-      try write { try store.replaceBase(key, with: StoredEntry.base(base, documentID: documentID), entries: entries) }
+      try write { try store.replaceBase(key, with: StoredEntry.base(base, documentID: state.documentID), entries: entries) }
       state.baseBytes = base.snapshot.count
       state.entryBytes = entries.reduce(0) { $0 + $1.count }
       state.unflushed = false

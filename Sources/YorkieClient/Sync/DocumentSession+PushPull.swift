@@ -65,6 +65,10 @@ extension DocumentSession {
   func pushPull(pushOnly: Bool) async throws -> Bool {
     // Stored before sent (a batching window may still hold the newest changes).
     try recorder.flush()
+    guard let documentID else {
+      try await attachDeferred()
+      return false
+    }
     var pack = try await document.createChangePack()
     let left = pack.changes.count - Self.maxChangesPerPush
     if left > 0 {
@@ -87,6 +91,39 @@ extension DocumentSession {
     try Task.checkCancellation()
     try await document.applyChangePack(model)
     return left > 0
+  }
+
+  /// AttachDocument for a document attached while the server was unreachable (its changes so
+  /// far travel with it), then what ``Client/attach(_:initialPresence:syncMode:initialRoot:)``
+  /// does after the answer: the initial keys, a base bound to the server's document, the
+  /// Watch stream.
+  func attachDeferred() async throws {
+    let pack = WireChangePack(try await document.createChangePack())
+    let response: AttachDocumentResponse = try await rpc.call(
+      "AttachDocument", AttachDocumentRequest(clientID: clientID, changePack: pack), shardKey: key)
+    guard let answer = response.changePack else {
+      throw YorkieError(.invalidWireData, "AttachDocument: the answer has no change pack", field: "changePack")
+    }
+    let model: ChangePack
+    do {
+      model = try answer.model(role: .response)
+    } catch {
+      throw YorkieError(.invalidWireData, "AttachDocument: \(error.message)", field: error.field, underlying: error)
+    }
+    try await document.applyChangePack(model)
+    if let initialRoot, !initialRoot.isEmpty {
+      try await document.update { root, _ in
+        for (name, value) in initialRoot.sorted(by: { $0.key < $1.key }) where root[name] == nil {
+          root[name] = value
+        }
+      }
+    }
+    recorder.bind(to: response.documentID)
+    // A failed rebase leaves the unbound base: a restart then attaches again and finds the
+    // attachment (reported as a reset); the next rebase binds it.
+    try? await document.rebaseRecording()
+    binding.withLock { $0 = response.documentID }
+    startTimers(for: mode)
   }
 
   /// Reports a failed push-pull, fails the `sync()` calls it answered, and either schedules

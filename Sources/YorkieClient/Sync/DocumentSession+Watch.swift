@@ -8,6 +8,8 @@ import YorkieProtocol
 extension DocumentSession {
   /// Opens the stream and keeps it open until the session stops or the mode drops it.
   func runWatch() async {
+    // Started once the document is attached on the server (``startTimers(for:)``).
+    guard let documentID else { return }
     var backoff = ReconnectBackoff(policy: state.withLock { $0.syncBackoff.policy })
     var refreshedToken = false
     while !Task.isCancelled {
@@ -48,6 +50,7 @@ extension DocumentSession {
 
   /// Applies one message of the stream; returns true for the initialization (the stream is up).
   private func handle(_ message: WatchResponse) async throws -> Bool {
+    let documentID = self.documentID
     switch message {
     case .initialization(let inits):
       var online: Set<ActorID> = []

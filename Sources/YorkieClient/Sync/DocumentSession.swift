@@ -18,8 +18,12 @@ final class DocumentSession: Sendable {
   let document: Document
   /// The document's key.
   let key: String
-  /// The server's ID of the document.
-  let documentID: String
+  /// The server's ID of the document; nil until a deferred attach succeeds (see
+  /// ``attachDeferred()``).
+  var documentID: String? { binding.withLock { $0 } }
+  let binding: Locked<String?>
+  /// Keys to set, when the document lacks them, once a deferred attach succeeded.
+  let initialRoot: [String: JSONValue]?
   /// This client's ID.
   let clientID: String
   /// The calls.
@@ -38,7 +42,8 @@ final class DocumentSession: Sendable {
   let onHalt: @Sendable (DocumentSession) -> Void
   /// Keeps the document's history in the client's store.
   let recorder: StoreRecorder
-  /// Whether the session resumed a stored attachment: until its first push-pull succeeds, the
+  /// Whether the attachment is not confirmed by this client yet (resumed from the store, or
+  /// attached while the server was unreachable): until its first push-pull succeeds, the
   /// server may no longer know it (see ``needsRecovery``).
   let resumed: Bool
 
@@ -75,15 +80,17 @@ final class DocumentSession: Sendable {
 
   /// A session for `document`, attached as `documentID` by `clientID`; ``start()`` runs it.
   init(
-    document: Document, documentID: String, clientID: String, mode: SyncMode, rpc: ClientRPC,
+    document: Document, documentID: String?, clientID: String, mode: SyncMode, rpc: ClientRPC,
     policy: ReconnectPolicy, environment: ClientEnvironment, events: EventHub<ClientEvent>,
-    recorder: StoreRecorder, resumed: Bool, onHalt: @escaping @Sendable (DocumentSession) -> Void
+    recorder: StoreRecorder, resumed: Bool, initialRoot: [String: JSONValue]? = nil,
+    onHalt: @escaping @Sendable (DocumentSession) -> Void
   ) {
+    self.binding = Locked(documentID)
+    self.initialRoot = initialRoot
     self.recorder = recorder
     self.resumed = resumed
     self.document = document
     self.key = document.key
-    self.documentID = documentID
     self.clientID = clientID
     self.rpc = rpc
     self.environment = environment
@@ -129,11 +136,13 @@ final class DocumentSession: Sendable {
     signal.notify()
   }
 
-  /// Starts the Watch stream or the poll timer that `mode` needs.
-  private func startTimers(for mode: SyncMode) {
+  /// Starts the Watch stream or the poll timer that `mode` needs (the stream once the
+  /// document is attached on the server).
+  func startTimers(for mode: SyncMode) {
+    let bound = documentID != nil
     state.withLock { state in
       guard !state.loop.stopped else { return }
-      if mode.watches && state.watchTask == nil {
+      if mode.watches && state.watchTask == nil && bound {
         watchSettled.close()
         state.watchTask = Task { [weak self] in await self?.runWatch() }
       }

@@ -144,6 +144,52 @@ struct ResumeTests {
     try await third.deactivate()
   }
 
+  @Test("a document attached while the server is unreachable is stored at once, survives a restart, and is attached with its edits when the server is back")
+  func attachWhileUnreachable() async throws {
+    let data = Self.folder("unreachable-server")
+    let folder = Self.folder("unreachable-store")
+    defer { for url in [data, folder] { try? FileManager.default.removeItem(at: url) } }
+    var configuration = YorkieDevServer.Configuration(dataDirectory: data)
+    let server = YorkieDevServer(configuration: configuration)
+    let url = try server.start()
+    configuration.port = url.port ?? 0
+    var options = ClientOptions(key: "stored", storage: .directory(folder))
+    options.reconnect = ReconnectPolicy(base: 0.05, cap: 0.2)
+    let first = Client(url, options: options)
+    try await first.activate()
+    server.stop()
+
+    let doc = Document(key: "later-doc")
+    try await first.attach(doc, initialRoot: ["title": "untitled"])
+    #expect(await doc.status == .attached)
+    try await doc.update { root, _ in root["note"] = "typed on a train" }
+    #expect(await doc.toSortedJSON() == #"{"note":"typed on a train"}"#)
+    await first.close()
+
+    // Restarted while the server is still down: the document is there at once.
+    let second = Client(url, options: options)
+    try await second.activate()
+    let again = Document(key: "later-doc")
+    try await second.attach(again, initialRoot: ["title": "untitled"])
+    #expect(await again.toSortedJSON() == #"{"note":"typed on a train"}"#)
+    try await again.update { root, _ in root["more"] = 2 }
+
+    let restarted = YorkieDevServer(configuration: configuration)
+    _ = try restarted.start()
+    defer { restarted.stop() }
+    #expect(await eventually { (try? await second.sync(again)) != nil })
+    try await second.waitUntilAcknowledged(again)
+    let expected = #"{"more":2,"note":"typed on a train","title":"untitled"}"#
+    #expect(await eventually { await again.toSortedJSON() == expected })
+    #expect(await eventually { (try? await serverJSON(restarted, "later-doc")) == expected })
+    let peer = try await activatedClient(url, key: "peer")
+    let peerDoc = Document(key: "later-doc")
+    try await peer.attach(peerDoc)
+    #expect(await peerDoc.toSortedJSON() == expected)
+    try await peer.deactivate()
+    try await second.deactivate()
+  }
+
   @Test("a document removed on the server while the client was away is reported with its unsent edits and attached afresh")
   func removedWhileAway() async throws {
     let folder = Self.folder("removed")
