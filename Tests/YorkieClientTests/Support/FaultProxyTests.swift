@@ -53,7 +53,8 @@ struct FaultProxyTests {
       let started = ContinuousClock.now
       await #expect(throws: (any Error).self) { try await Self.health(proxy.url) }
       await #expect(throws: YorkieError.self) { try await Self.activate(proxy.url) }
-      #expect(ContinuousClock.now - started < .seconds(3))
+      // Refused, not timed out (30 s): well before. (3 s was too tight on a loaded host.)
+      #expect(ContinuousClock.now - started < .seconds(15))
       #expect(proxy.counters.refused >= 2)
       // The connection opened before goes on forwarding.
       #expect(open.send(rawHealthRequest))
