@@ -44,8 +44,7 @@ extension Client {
     attaching.insert(key)
     defer { attaching.remove(key) }
     let store = try openStore()
-    let load = try loadStored(key, from: store)
-    if load.document != nil {
+    if let store, case let load = try loadStored(key, from: store), load.document != nil {
       if isResumable(load, clientID: clientID), await document.isFresh {
         do {
           try await resume(
@@ -82,7 +81,7 @@ extension Client {
   /// applied (one snapshot, bound to the server's document). Changes made before the attach
   /// are stored with it, not before it: they were made before the client took the document.
   private func attachFresh(
-    _ document: Document, store: any DocumentStore, clientID: String, initialPresence: [String: JSONValue], syncMode: SyncMode,
+    _ document: Document, store: (any DocumentStore)?, clientID: String, initialPresence: [String: JSONValue], syncMode: SyncMode,
     initialRoot: [String: JSONValue]?
   ) async throws {
     let key = document.key
@@ -92,11 +91,11 @@ extension Client {
     let response: AttachDocumentResponse
     do {
       response = try await rpc.call("AttachDocument", AttachDocumentRequest(clientID: clientID, changePack: pack), shardKey: key)
-    } catch where options.storage.directory != nil && FailureKind(error) == .retryable {
-      try await attachDeferred(document, store: store, clientID: clientID, syncMode: syncMode, initialRoot: initialRoot)
+    } catch where store != nil && FailureKind(error) == .retryable {
+      try await attachDeferred(document, store: store!, clientID: clientID, syncMode: syncMode, initialRoot: initialRoot)
       return
     }
-    let recorder = StoreRecorder(store: store, key: key, documentID: response.documentID, durability: options.storage.durability)
+    let recorder = store.map { StoreRecorder(store: $0, key: key, documentID: response.documentID, durability: options.storage.durability) }
     do {
       guard let answer = response.changePack else {
         throw YorkieError(.invalidWireData, "AttachDocument: the answer has no change pack", field: "changePack")
@@ -113,13 +112,13 @@ extension Client {
           }
         }
       }
-      try await document.startRecording(with: recorder)
+      if let recorder { try await document.startRecording(with: recorder) }
     } catch {
       // The server attached the document, the client could not take it: end the attachment
       // (best effort) so that a later attach is not refused, and keep nothing stored.
       await document.stopRecording()
-      recorder.stop()
-      try? store.remove(key)
+      recorder?.stop()
+      try? store?.remove(key)
       await detachOnServer(key, documentID: response.documentID, checkpoint: await document.checkpoint, clientID: clientID)
       throw error
     }

@@ -6,16 +6,12 @@ import YorkieProtocol
 // be resumed.
 
 extension Client {
-  /// The store, opened on first use.
-  func openStore() throws -> any DocumentStore {
+  /// The store, opened on first use; nil with ``DocumentStorage/memory`` (nothing is kept
+  /// beyond the documents themselves, and nothing is recorded: the sync path pays nothing).
+  func openStore() throws -> (any DocumentStore)? {
     if let store { return store }
-    let opened: any DocumentStore
-    switch options.storage.location {
-    case .memory:
-      opened = MemoryDocumentStore()
-    case .directory(let url):
-      opened = try storageCall { try FileDocumentStore(directory: url) }
-    }
+    guard case .directory(let url) = options.storage.location else { return nil }
+    let opened = try storageCall { try FileDocumentStore(directory: url) }
     store = opened
     return opened
   }
@@ -76,7 +72,7 @@ extension Client {
 
   /// A session for an attached document.
   func makeSession(
-    _ document: Document, documentID: String?, clientID: String, syncMode: SyncMode, recorder: StoreRecorder, resumed: Bool,
+    _ document: Document, documentID: String?, clientID: String, syncMode: SyncMode, recorder: StoreRecorder?, resumed: Bool,
     initialRoot: [String: JSONValue]? = nil
   ) -> DocumentSession {
     DocumentSession(

@@ -43,7 +43,8 @@ public actor Client {
   var handles: [String: SharedDocumentHandle] = [:]
   /// Attached channels by key.
   var channels: [String: ChannelSession] = [:]
-  /// The document store, open from the first ``activate()`` (a directory's until ``close()``).
+  /// The document store, open from the first ``activate()`` until ``close()``; nil with
+  /// ``DocumentStorage/memory``.
   var store: (any DocumentStore)?
   /// Whether ``id`` came from the store and no call has confirmed the server still knows it.
   var identityAdopted = false
@@ -68,7 +69,7 @@ public actor Client {
   deinit {
     for session in documents.values {
       session.halt(with: YorkieError(.clientNotActivated, "the client was released"))
-      session.recorder.stop()
+      session.recorder?.stop()
     }
     // Released, so that another client may open the directory (the documents stay editable).
     store?.close()
@@ -99,12 +100,11 @@ public actor Client {
   ///   be opened (another client holds its directory).
   public func activate() async throws {
     guard status == .deactivated else { return }
-    let store = try openStore()
-    let load = try storageCall { try store.loadIdentity() }
-    if let damage = load.damage {
+    let load = try openStore().map { store in try storageCall { try store.loadIdentity() } }
+    if let damage = load?.damage {
       hub.send(.storeDamaged(StoreDamageNotice(document: nil, file: damage.file, reason: damage.reason)))
     }
-    if let identity = load.identity, (try? ActorID(hex: identity.clientID)) != nil {
+    if let identity = load?.identity, (try? ActorID(hex: identity.clientID)) != nil {
       id = identity.clientID
       identityAdopted = true
       status = .activated
@@ -157,10 +157,8 @@ public actor Client {
     let wasActive = status == .activated
     await stopAll(because: YorkieError(.clientNotActivated, "the client was closed"))
     identityAdopted = false
-    if options.storage.directory != nil {
-      store?.close()
-      store = nil
-    }
+    store?.close()
+    store = nil
     if wasActive { hub.send(.statusChanged(.deactivated)) }
   }
 

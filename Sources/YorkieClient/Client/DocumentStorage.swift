@@ -40,8 +40,9 @@ public struct DocumentStorage: Sendable, Hashable {
   /// When a local change is on disk.
   public var durability: Durability
 
-  /// In memory (the default): nothing outlives the ``Client``; a client ``Client/close()``d
-  /// and activated again resumes its documents as with a directory.
+  /// In memory (the default): nothing is kept beyond the `Document`s themselves and nothing
+  /// is recorded (the sync path pays nothing for storage); a client activated again after
+  /// ``Client/close()`` is a new client, and attaches its documents afresh.
   public static let memory = DocumentStorage(location: .memory, durability: .perUpdate)
 
   /// In `directory` (created if missing), one per client identity.

@@ -11,8 +11,8 @@ import Foundation
 /// returns anything half-written: a damaged newest generation is set aside and reported, and
 /// the previous one is used.
 ///
-/// Implementations: ``FileDocumentStore`` (one folder per client identity) and
-/// ``MemoryDocumentStore`` (the default: nothing survives the client).
+/// The implementation is ``FileDocumentStore`` (one folder per client identity); with
+/// `DocumentStorage.memory` (the default) a client has no store and records nothing.
 ///
 /// Calls are synchronous and may block on the disk: the client makes them where the order of
 /// events demands it (a change is stored inside the update that made it, under per-update
@@ -45,4 +45,20 @@ package struct IdentityLoad: Sendable, Equatable {
   package var identity: StoredIdentity?
   /// The damage found in the identity's file, if any (the last good record is used).
   package var damage: StoreDamage?
+}
+
+/// Why a ``DocumentStore`` call failed.
+package enum DocumentStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// Changes or an acknowledgement came for a document with no stored base.
+  case noBase(key: String)
+  /// The store's files could not be read or written (the underlying error, with its file).
+  case storage(String)
+
+  /// A sentence for logs.
+  package var description: String {
+    switch self {
+    case .noBase(let key): "nothing is stored for document \"\(key)\" (a base must come first)"
+    case .storage(let message): message
+    }
+  }
 }

@@ -38,7 +38,7 @@ extension DocumentSession {
       return
     }
     let removed = await document.status == .removed
-    if !removed && recorder.wantsRebase {
+    if !removed, recorder?.wantsRebase == true {
       // A failed rebase leaves the longer history in place, which loads all the same; the
       // next push-pull tries again.
       try? await document.rebaseRecording()
@@ -64,7 +64,7 @@ extension DocumentSession {
   /// call it, after the loop stopped, to push a long backlog before their own pack.)
   func pushPull(pushOnly: Bool) async throws -> Bool {
     // Stored before sent (a batching window may still hold the newest changes).
-    try recorder.flush()
+    try recorder?.flush()
     guard let documentID else {
       try await attachDeferred()
       return false
@@ -118,7 +118,7 @@ extension DocumentSession {
         }
       }
     }
-    recorder.bind(to: response.documentID)
+    recorder?.bind(to: response.documentID)
     // A failed rebase leaves the unbound base: a restart then attaches again and finds the
     // attachment (reported as a reset); the next rebase binds it.
     try? await document.rebaseRecording()

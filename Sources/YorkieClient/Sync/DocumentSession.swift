@@ -40,8 +40,8 @@ final class DocumentSession: Sendable {
   let watchSettled = Gate()
   /// Called once when the session stops on its own (removal, a failure retrying cannot fix).
   let onHalt: @Sendable (DocumentSession) -> Void
-  /// Keeps the document's history in the client's store.
-  let recorder: StoreRecorder
+  /// Keeps the document's history in the client's store; nil without one.
+  let recorder: StoreRecorder?
   /// Whether the attachment is not confirmed by this client yet (resumed from the store, or
   /// attached while the server was unreachable): until its first push-pull succeeds, the
   /// server may no longer know it (see ``needsRecovery``).
@@ -82,7 +82,7 @@ final class DocumentSession: Sendable {
   init(
     document: Document, documentID: String?, clientID: String, mode: SyncMode, rpc: ClientRPC,
     policy: ReconnectPolicy, environment: ClientEnvironment, events: EventHub<ClientEvent>,
-    recorder: StoreRecorder, resumed: Bool, initialRoot: [String: JSONValue]? = nil,
+    recorder: StoreRecorder?, resumed: Bool, initialRoot: [String: JSONValue]? = nil,
     onHalt: @escaping @Sendable (DocumentSession) -> Void
   ) {
     self.binding = Locked(documentID)
@@ -254,7 +254,7 @@ final class DocumentSession: Sendable {
     await tasks.watch?.value
     await document.setLocalChangeObserver(nil)
     await document.stopRecording()
-    recorder.stop()
+    recorder?.stop()
     await watchEnded()
   }
 

@@ -22,22 +22,11 @@ struct DocumentStoreTests {
 
   static func change(_ text: String) -> Data { Data(text.utf8) }
 
-  enum Kind: String, CaseIterable, CustomTestStringConvertible {
-    case memory, file
-    var testDescription: String { rawValue }
-    func make(_ folder: URL) throws -> any DocumentStore {
-      switch self {
-      case .memory: MemoryDocumentStore()
-      case .file: try FileDocumentStore(directory: folder)
-      }
-    }
-  }
-
-  @Test("entries after a base (durable or not) and a new base read back exactly", arguments: Kind.allCases)
-  func roundTrip(kind: Kind) async throws {
+  @Test("entries after a base (durable or not) and a new base read back exactly")
+  func roundTrip() async throws {
     let folder = temporaryFolder("store-round-trip")
     defer { try? FileManager.default.removeItem(at: folder) }
-    let store = try kind.make(folder)
+    let store = try FileDocumentStore(directory: folder)
     defer { store.close() }
     #expect(throws: DocumentStoreError.noBase(key: "doc")) { try store.append("doc", [Self.change("x")], durable: true) }
     #expect(try store.load("doc") == StoreLoad(document: nil, damages: []))
@@ -90,13 +79,13 @@ struct DocumentStoreTests {
     }
   }
 
-  @Test("the client identity reads back, across instances; a damaged identity file is reported and replaced", arguments: Kind.allCases)
-  func identity(kind: Kind) throws {
+  @Test("the client identity reads back, across instances; a damaged identity file is reported and replaced")
+  func identity() throws {
     let folder = temporaryFolder("store-identity")
     defer { try? FileManager.default.removeItem(at: folder) }
     let first = StoredIdentity(clientKey: "key-é", clientID: "0123456789abcdef01234567")
     let second = StoredIdentity(clientKey: "key-2", clientID: "76543210fedcba9876543210")
-    let store = try kind.make(folder)
+    let store = try FileDocumentStore(directory: folder)
     #expect(try store.loadIdentity() == IdentityLoad(identity: nil, damage: nil))
     try store.saveIdentity(first)
     try store.saveIdentity(second)
@@ -105,7 +94,6 @@ struct DocumentStoreTests {
     #expect(try store.loadIdentity() == IdentityLoad(identity: nil, damage: nil))
     try store.saveIdentity(first)
     store.close()
-    guard kind == .file else { return }
 
     let again = try FileDocumentStore(directory: folder)
     #expect(try again.loadIdentity() == IdentityLoad(identity: first, damage: nil))
