@@ -22,48 +22,16 @@ import YorkieProtocol
 
 func attachLargeCase(_ settings: BenchSettings) async throws -> CaseResult {
   let runs = settings.repeats ?? 3
-  var workload: Workload
-  if settings.synthetic {
-    workload = .typing(260_000)
-  } else {
-    let (trace, problem) = Workload.automergePaper()
-    if let problem { note("client-bench: attach_large: \(problem); using 260,000 single-character inserts") }
-    workload = trace ?? .typing(260_000)
-  }
+  let workload = largeWorkload(settings, for: "attach_large")
   let server = try BenchServer.start(settings)
   defer { server.stop() }
   let key = uniqueKey("attach-large")
 
   let watchdog = Watchdog("attach_large", seconds: 600)
   defer { watchdog.disarm() }
-  let buildStart = benchClock.now
-  let writer = Client(server.url, options: ClientOptions(key: "bench-writer"))
-  try await writer.activate()
-  let original = Document(key: key)
-  try await writer.attach(original, syncMode: .manual)
-  try await original.update { root, _ in _ = root.setNewText("text") }
-  let tail = 500
-  let edits = workload.edits
-  for (index, edit) in edits.enumerated() {
-    try await original.update { root, _ in
-      _ = try root.text("text")!.edit(edit.position, edit.position + edit.deleteCount, edit.insert)
-    }
-    let done = index + 1
-    if done == edits.count - tail {
-      try await writer.sync(original)
-      try await Task.sleep(nanoseconds: 1_500_000_000)  // the background snapshot builds finish
-    } else if done % settings.batchSize == 0 || done == edits.count {
-      try await writer.sync(original)
-    }
-  }
-  try await Task.sleep(nanoseconds: 1_500_000_000)  // the snapshot of the final state is stored
+  let (writer, original) = try await buildLargeDocument(on: server, key: key, workload: workload, settings: settings, for: "attach_large")
   let expectedJSON = await original.toSortedJSON()
-  guard await original.textString(at: "$.text") == workload.endContent else {
-    throw BenchFailure("the writer's text is not the workload's final text")
-  }
-  let buildSeconds = secondsSince(buildStart)
-  note("client-bench: attach_large: \(workload.name) → \(grouped(workload.endContent.utf16.count)) characters, "
-    + "built and pushed in \(String(format: "%.1f", buildSeconds)) s (untimed)")
+  let edits = workload.edits
 
   var times: [Double] = []
   for run in 0..<runs {
@@ -104,6 +72,51 @@ func attachLargeCase(_ settings: BenchSettings) async throws -> CaseResult {
       ("ms", .double(rounded(middle))), ("best_ms", .double(rounded(times.min() ?? .nan))), ("runs", .int(runs)),
       ("edits", .int(edits.count)), ("characters", .int(workload.endContent.utf16.count)), ("workload", .string(workload.name)),
     ])
+}
+
+/// The edits of the large document: automerge-paper, or 260,000 single-character inserts with
+/// `--synthetic` or when the trace cannot be read (said on stderr, naming `caseName`).
+func largeWorkload(_ settings: BenchSettings, for caseName: String) -> Workload {
+  if settings.synthetic { return .typing(260_000) }
+  let (trace, problem) = Workload.automergePaper()
+  if let problem { note("client-bench: \(caseName): \(problem); using 260,000 single-character inserts") }
+  return trace ?? .typing(260_000)
+}
+
+/// The large document on `server` under `key` (untimed): a writer in manual mode replays
+/// `workload` (one update and one change per edit, a push every `settings.batchSize` changes;
+/// the last 500 pushed on their own after a pause, so that the server's newest snapshot is of
+/// the final state). Returns the writer, still activated, and its document, still attached.
+func buildLargeDocument(
+  on server: BenchServer, key: String, workload: Workload, settings: BenchSettings, for caseName: String
+) async throws -> (Client, Document) {
+  let buildStart = benchClock.now
+  let writer = Client(server.url, options: ClientOptions(key: "bench-writer"))
+  try await writer.activate()
+  let original = Document(key: key)
+  try await writer.attach(original, syncMode: .manual)
+  try await original.update { root, _ in _ = root.setNewText("text") }
+  let tail = 500
+  let edits = workload.edits
+  for (index, edit) in edits.enumerated() {
+    try await original.update { root, _ in
+      _ = try root.text("text")!.edit(edit.position, edit.position + edit.deleteCount, edit.insert)
+    }
+    let done = index + 1
+    if done == edits.count - tail {
+      try await writer.sync(original)
+      try await Task.sleep(nanoseconds: 1_500_000_000)  // the background snapshot builds finish
+    } else if done % settings.batchSize == 0 || done == edits.count {
+      try await writer.sync(original)
+    }
+  }
+  try await Task.sleep(nanoseconds: 1_500_000_000)  // the snapshot of the final state is stored
+  guard await original.textString(at: "$.text") == workload.endContent else {
+    throw BenchFailure("the writer's text is not the workload's final text")
+  }
+  note("client-bench: \(caseName): \(workload.name) → \(grouped(workload.endContent.utf16.count)) characters, "
+    + "built and pushed in \(String(format: "%.1f", secondsSince(buildStart))) s (untimed)")
+  return (writer, original)
 }
 
 /// `--verbose`: the steps of `Client.attach` one by one, each timed, with the transport the
@@ -150,6 +163,11 @@ private func attachBreakdown(_ server: BenchServer, key: String, expectedJSON: S
   _ = next()
   let encoded = await doc.snapshot()
   let snapshotEncodeMs = next()
+  // What the client's store adds to an attach (issue 14; the memory store too): the answer is
+  // recorded as an entry (a kind byte and the ChangePack in JSON, snapshot in base64) before it
+  // counts, then a new base is taken (Document.snapshot(), timed above as the server's step).
+  let entryBytes = WireChangePack(model).jsonBytes.count + 1
+  let recordMs = next()
   let snapshotBytes = model.snapshot?.count ?? 0
   let decodeMs = parseMs + messageMs
   let wireMs = callMs - encodeMs - decodeMs - (serverMs ?? 0)
@@ -162,7 +180,9 @@ private func attachBreakdown(_ server: BenchServer, key: String, expectedJSON: S
     + "snapshot \(grouped(snapshotBytes)) B, \(model.changes.count) changes) + HTTP and the rest \(threeDigits(wireMs)); "
     + "then wire → model \(threeDigits(modelMs)), applyChangePack (snapshot decode) \(threeDigits(applyMs)). "
     + "Steps of the server's answer, timed here: encoding the snapshot \(threeDigits(snapshotEncodeMs)) (\(grouped(encoded.count)) B), "
-    + "the answer to JSON \(threeDigits(answerEncodeMs)); the server also decodes its stored snapshot (as applyChangePack does)")
+    + "the answer to JSON \(threeDigits(answerEncodeMs)); the server also decodes its stored snapshot (as applyChangePack does). "
+    + "What the client's store adds (any storage): the answer encoded as a stored entry \(threeDigits(recordMs)) "
+    + "(\(grouped(entryBytes)) B), then the new base's snapshot (as above)")
   let _: DeactivateClientResponse = try await transport.unary(
     "DeactivateClient", DeactivateClientRequest(clientID: activated.clientID), shardKey: "bench-probe")
   try await plainSessionAttach(server, key: key, transport: transport, serverMs: serverMs, transportWireMs: wireMs)

@@ -8,7 +8,7 @@ struct CaseResult: Sendable {
   var headline: String
   /// The rest of the row.
   var details: String
-  /// The target, such as `p50 ≤ 2 ms, p99 ≤ 10 ms`.
+  /// The target, such as `p50 ≤ 2 ms, p99 ≤ 10 ms`; empty for a case that only reports.
   var target: String
   /// Whether the figure meets the target.
   var targetMet: Bool
@@ -34,6 +34,8 @@ struct BenchSettings: Sendable {
   var batchSize = 5_000
   /// The in-process server's snapshot threshold and interval (Yorkie's 500).
   var snapshotInterval = 500
+  /// store_update: one-character inserts per run and kind of store.
+  var storeUpdates = 5_000
 }
 
 /// The request lines an in-process server logs at debug level (`--verbose`).

@@ -1,6 +1,8 @@
 // client-bench: release-build benchmarks of YorkieClient's `Client` against a server (issue 13):
 // how fast an edit reaches another client, how many edits one client gets acknowledged per
-// second, and how long a fresh client takes to attach a document with a long history.
+// second, and how long a fresh client takes to attach a document with a long history; and of
+// its offline store (issue 14): what storing an update costs, how fast a large stored document
+// shows again, how many bytes the store writes, and what a restarted client resumes with.
 //
 //   swift run -c release client-bench                    every case, in-process server on loopback
 //   swift run -c release client-bench sync_latency …     only these cases
@@ -17,26 +19,43 @@
 //                    one is acknowledged; PushPull round trips. --repeat N: median of N (default 3).
 //   attach_large     a fresh client's attach of a 259,778-change document (automerge-paper)
 //                    that the server loads from a snapshot. --repeat N: median of N (default 3).
+//   store_update     5,000 one-character inserts (one update each) on a document kept nowhere,
+//                    attached but unrecorded, in memory, in a directory batched (0.2 s) and per
+//                    update: µs per update. --repeat N: median of N (default 3).
+//                    --store-updates N: inserts per run.
+//   store_load_large a client's attach of a stored automerge-paper document (its snapshot and
+//                    1,000 local changes after it), from a FileDocumentStore alone, no network.
+//                    --repeat N: median of N (default 3).
+//   store_bytes      automerge-paper, one change per update, on a client storing in a directory
+//                    (a sync every 100 updates, after which the client rebases by its policy):
+//                    bytes appended per edit, bytes on disk, rebases and what they wrote.
+//   resume_large     attach_large's document attached by a client that stores it and closes; a
+//                    new client on its folder resumes it (the attach is timed: a local restore)
+//                    and syncs 10 peer edits (bytes received against the fresh attach's).
+//                    --repeat N: median of N (default 3).
 //
-// Each case gets a fresh in-process server (YorkieDevServer in memory, snapshot threshold and
-// interval 500 as in Yorkie) unless --server is given. Every case checks its result (both
-// clients agree, a fresh client sees every acknowledged edit, the attached document equals the
-// writer's); a failed check fails the case (exit status 1). A missed target is reported in the
-// row, not as a failure. Notes and breakdowns go to stderr, starting with the machine.
+// Each case that needs a server gets a fresh in-process one (YorkieDevServer in memory,
+// snapshot threshold and interval 500 as in Yorkie) unless --server is given (store_load_large
+// needs none). Every case checks its result (both clients agree, a fresh client sees every
+// acknowledged edit, the attached document equals the writer's, a document restored from the
+// store equals the one stored); a failed check fails the case (exit status 1). A missed target
+// is reported in the row, not as a failure; store_update and store_bytes only report (no
+// target: "-"). Notes and breakdowns go to stderr, starting with the machine.
 import Foundation
 
 func usage() -> String {
   "usage: client-bench [--server URL] [--repeat N] [--verbose] [--table | --json] [--edits N] [--latency-edits N]\n"
-    + "                    [--synthetic] [--batch N] [--snapshot-interval N] [--list] [case …]\n"
+    + "                    [--synthetic] [--batch N] [--snapshot-interval N] [--store-updates N] [--list] [case …]\n"
     + "  --server URL       a running YorkieService (default: a fresh in-process server per case)\n"
     + "  --repeat N         sync_latency: rounds pooled (1); the others: runs, median reported (3)\n"
     + "  --verbose          timing breakdowns on stderr\n"
     + "  --table / --json   a table (default on a terminal) / one JSON line per case (default otherwise)\n"
     + "  --edits N          sync_throughput: inserts per run (50,000)\n"
     + "  --latency-edits N  sync_latency: measured edits per round (1,000)\n"
-    + "  --synthetic        attach_large: 260,000 single-character inserts instead of automerge-paper\n"
-    + "  --batch N          attach_large: changes per push while building (5,000)\n"
+    + "  --synthetic        attach_large, resume_large, store_*: 260,000 single-character inserts instead of automerge-paper\n"
+    + "  --batch N          attach_large, resume_large: changes per push while building (5,000)\n"
     + "  --snapshot-interval N  the in-process server's snapshot threshold and interval (500, as Yorkie)\n"
+    + "  --store-updates N  store_update: one-character inserts per run and kind of store (5,000)\n"
     + "cases: " + benchCases.map(\.name).joined(separator: ", ")
 }
 
@@ -51,6 +70,10 @@ let benchCases = [
   BenchCase(name: "sync_latency", summary: "A's edit until B's document shows it, 1,000 sequential edits", run: syncLatencyCase),
   BenchCase(name: "sync_throughput", summary: "50,000 inserts back to back until acknowledged: edits/s", run: syncThroughputCase),
   BenchCase(name: "attach_large", summary: "a fresh client's attach of a 259,778-change document (snapshot path)", run: attachLargeCase),
+  BenchCase(name: "store_update", summary: "an update's cost with no store, in memory, batched and per-update on disk (µs)", run: storeUpdateCase),
+  BenchCase(name: "store_load_large", summary: "attach of a stored 259,778-edit document + 1,000 local changes, from disk alone", run: storeLoadLargeCase),
+  BenchCase(name: "store_bytes", summary: "bytes the store writes per edit over automerge-paper, with rebases", run: storeBytesCase),
+  BenchCase(name: "resume_large", summary: "a restarted client resumes a stored 259,778-change document, then syncs 10 edits", run: resumeLargeCase),
 ]
 
 var settings = BenchSettings()
@@ -85,6 +108,7 @@ while let argument = arguments.popFirst() {
   case "--batch": settings.batchSize = positiveInteger(after: argument)
   case "--synthetic": settings.synthetic = true
   case "--snapshot-interval": settings.snapshotInterval = positiveInteger(after: argument)
+  case "--store-updates": settings.storeUpdates = positiveInteger(after: argument)
   case "--list":
     let width = benchCases.map(\.name.count).max() ?? 0
     for benchCase in benchCases { print(benchCase.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + benchCase.summary) }
@@ -147,12 +171,14 @@ for benchCase in chosen {
     let result = try await benchCase.run(settings)
     let seconds = secondsSince(start)
     if printTable {
-      print(table.row(benchCase.name, result.headline, (result.targetMet ? "met: " : "MISSED: ") + result.target, "ok", result.details))
+      let target = result.target.isEmpty ? "-" : (result.targetMet ? "met: " : "MISSED: ") + result.target
+      print(table.row(benchCase.name, result.headline, target, "ok", result.details))
     }
     if printJSON {
-      print(jsonLine([("case", .string(benchCase.name))] + result.fields + [
-        ("target", .string(result.target)), ("target_met", .bool(result.targetMet)), ("ok", .bool(true)),
-        ("wall_seconds", .double(rounded(seconds, significant: 3))),
+      let target: [(String, FieldValue)] =
+        result.target.isEmpty ? [] : [("target", .string(result.target)), ("target_met", .bool(result.targetMet))]
+      print(jsonLine([("case", .string(benchCase.name))] + result.fields + target + [
+        ("ok", .bool(true)), ("wall_seconds", .double(rounded(seconds, significant: 3))),
       ]))
     }
   } catch {
