@@ -7,16 +7,16 @@ import YorkieProtocol
 //
 // store_update: what keeping a document costs each update. N one-character inserts at the end
 // of a text (typing; one update and one change each) on a document kept (a) nowhere (a detached
-// document with an actor: the floor), (a') nowhere but attached to a client (its recorder taken
-// away with Document.stopRecording: what being attached costs without the store, such as the
-// sync loop's wake-up on each update), (b) in memory (`ClientOptions.storage = .memory`, the
-// default), (c) in a directory with batched durability (0.2 s window) and (d) in a directory
-// with per-update durability (each update waits for fdatasync). (a')–(d) are real clients'
-// documents: attached (in manual sync mode, so nothing is pushed while the updates are timed)
-// to the in-process server, recorded by the client's StoreRecorder. Each run times the N updates
-// of each kind in turn; the median of the runs is reported per kind. Check: the client closed,
-// a client on the same store (the same client for memory) activates as the same client and
-// attaches the document, which is restored from the store alone and must equal the original.
+// document with an actor: the floor), (b) nowhere but attached to a client with the default
+// `ClientOptions.storage = .memory` (which records nothing: what being attached costs, such as
+// the sync loop's wake-up on each update), (c) in a directory with batched durability (0.2 s
+// window) and (d) in a directory with per-update durability (each update waits for
+// fdatasync). (b)–(d) are real clients' documents: attached (in manual sync mode, so nothing is
+// pushed while the updates are timed) to the in-process server, (c) and (d) recorded by the
+// client's StoreRecorder. Each run times the N updates of each kind in turn; the median of the
+// runs is reported per kind. Check: the client closed, a client on the same directory activates
+// as the same client and attaches the document, which is restored from the store alone and
+// must equal the original.
 //
 // store_load_large: a stored automerge-paper document shown again. The document is built on a
 // detached document (one update per edit, as attach_large's writer does), its garbage collected
@@ -42,13 +42,12 @@ import YorkieProtocol
 
 /// What a store_update run keeps the document in.
 private enum UpdateStore: CaseIterable {
-  case none, unrecorded, memory, batched, perUpdate
+  case none, unrecorded, batched, perUpdate
 
   var label: String {
     switch self {
     case .none: "no store"
-    case .unrecorded: "attached unrecorded"
-    case .memory: "memory"
+    case .unrecorded: "attached, memory (unrecorded)"
     case .batched: "batched 0.2 s"
     case .perUpdate: "per-update"
     }
@@ -59,7 +58,6 @@ private enum UpdateStore: CaseIterable {
     switch self {
     case .none: "none"
     case .unrecorded: "attached_unrecorded"
-    case .memory: "memory"
     case .batched: "batched"
     case .perUpdate: "per_update"
     }
@@ -69,7 +67,7 @@ private enum UpdateStore: CaseIterable {
   func storage(_ folder: URL?) -> DocumentStorage? {
     switch self {
     case .none: nil
-    case .unrecorded, .memory: .memory
+    case .unrecorded: .memory
     case .batched: folder.map { .directory($0, durability: .batched(window: 0.2)) }
     case .perUpdate: folder.map { .directory($0, durability: .perUpdate) }
     }
@@ -174,7 +172,6 @@ private func storeUpdateRun(_ kind: UpdateStore, workload: Workload, server: Ben
   let document = Document(key: key)
   try await client.attach(document, syncMode: .manual)
   try await document.update { root, _ in _ = root.setNewText("text") }
-  if kind == .unrecorded { await document.stopRecording() }
   let seconds = try await type(workload, into: document)
   guard await document.textString(at: "$.text") == workload.endContent else { throw BenchFailure("\(kind.label): wrong text") }
   if kind == .unrecorded {
@@ -187,8 +184,8 @@ private func storeUpdateRun(_ kind: UpdateStore, workload: Workload, server: Ben
   let onDisk = folder.flatMap(documentFolder(in:)).map(folderBytes)
   if kind.inDirectory && onDisk == nil { throw BenchFailure("\(kind.label): the store holds no document folder") }
 
-  // The store alone restores the document: the closed client's (memory) or a new one on the folder.
-  let reader = kind.inDirectory ? Client(server.url, options: options) : client
+  // The store alone restores the document: a new client on the folder.
+  let reader = Client(server.url, options: options)
   try await reader.activate()
   guard await reader.id == clientID else { throw BenchFailure("\(kind.label): the store's identity was not adopted") }
   let bytesBefore = reader.receivedBodyBytes

@@ -60,6 +60,15 @@ struct CanonicalDecoderTests {
     #expect(readsCanonically(AttachDocumentResponse.self, attached.jsonBytes))
     #expect(try AttachDocumentResponse(jsonData: attached.jsonBytes) == attached)
     #expect(readsCanonically(PushPullChangesRequest.self, Array("{}".utf8)))
+    // A client's stored entries: a change alone, a pack alone.
+    for change in pack.changes {
+      #expect(readsCanonically(WireChange.self, change.jsonBytes))
+      #expect(try WireChange(jsonData: change.jsonBytes) == change)
+      #expect(RPCCodec.disagreement(WireChange.self, change.jsonBytes) == nil)
+    }
+    #expect(readsCanonically(WireChangePack.self, snapshotPack.jsonBytes))
+    #expect(try WireChangePack(jsonData: snapshotPack.jsonBytes) == snapshotPack)
+    #expect(RPCCodec.disagreement(WireChangePack.self, snapshotPack.jsonBytes) == nil)
     // Other messages always go through the tree.
     #expect(!readsCanonically(ActivateClientRequest.self, Array("{}".utf8)))
   }

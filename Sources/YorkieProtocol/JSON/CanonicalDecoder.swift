@@ -2,7 +2,8 @@ import CRDT
 import Foundation
 
 // The canonical decoder: the messages of every push and pull (PushPullChanges and
-// AttachDocument, both ways) read straight from their JSON text in the canonical form that
+// AttachDocument, both ways), and the changes and packs a client stores, read straight from their
+// JSON text in the canonical form that
 // this SDK's writer and Yorkie's own (protojson, protobuf-es) produce, without the WireJSON tree
 // and ProtoJSONReader's lookups, which were most of the server's time per pushed change.
 //
@@ -28,6 +29,9 @@ extension WireJSONParser {
     case is PushPullChangesResponse.Type: message = PushPullChangesResponse(changePack: d.onlyChangePack())
     case is AttachDocumentRequest.Type: message = d.attachDocumentRequest()
     case is AttachDocumentResponse.Type: message = d.attachDocumentResponse()
+    // A client's stored history (its entries are single changes and packs).
+    case is WireChange.Type: message = d.change()
+    case is WireChangePack.Type: message = d.changePack()
     default: return nil
     }
     d.skipSpace()

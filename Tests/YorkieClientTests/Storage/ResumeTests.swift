@@ -377,7 +377,7 @@ struct ResumeTests {
       try await first.attach(doc)
       // Enough that the history outgrows its base: a second generation is written.
       for index in 0..<40 {
-        try await doc.update { root, _ in root["k\(index % 7)"] = .string("\(index) " + String(repeating: "x", count: 2_500)) }
+        try await doc.update { root, _ in root["k\(index % 7)"] = .string("\(index) " + String(repeating: "x", count: 8_000)) }
         try await first.waitUntilAcknowledged(doc)
       }
       await first.close()
