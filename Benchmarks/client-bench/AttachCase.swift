@@ -163,11 +163,6 @@ private func attachBreakdown(_ server: BenchServer, key: String, expectedJSON: S
   _ = next()
   let encoded = await doc.snapshot()
   let snapshotEncodeMs = next()
-  // What the client's store adds to an attach (issue 14; the memory store too): the answer is
-  // recorded as an entry (a kind byte and the ChangePack in JSON, snapshot in base64) before it
-  // counts, then a new base is taken (Document.snapshot(), timed above as the server's step).
-  let entryBytes = WireChangePack(model).jsonBytes.count + 1
-  let recordMs = next()
   let snapshotBytes = model.snapshot?.count ?? 0
   let decodeMs = parseMs + messageMs
   let wireMs = callMs - encodeMs - decodeMs - (serverMs ?? 0)
@@ -181,8 +176,8 @@ private func attachBreakdown(_ server: BenchServer, key: String, expectedJSON: S
     + "then wire → model \(threeDigits(modelMs)), applyChangePack (snapshot decode) \(threeDigits(applyMs)). "
     + "Steps of the server's answer, timed here: encoding the snapshot \(threeDigits(snapshotEncodeMs)) (\(grouped(encoded.count)) B), "
     + "the answer to JSON \(threeDigits(answerEncodeMs)); the server also decodes its stored snapshot (as applyChangePack does). "
-    + "What the client's store adds (any storage): the answer encoded as a stored entry \(threeDigits(recordMs)) "
-    + "(\(grouped(entryBytes)) B), then the new base's snapshot (as above)")
+    + "With a directory storage the client also takes its first base (the snapshot encode above) and writes it; "
+    + "the default memory storage records nothing")
   let _: DeactivateClientResponse = try await transport.unary(
     "DeactivateClient", DeactivateClientRequest(clientID: activated.clientID), shardKey: "bench-probe")
   try await plainSessionAttach(server, key: key, transport: transport, serverMs: serverMs, transportWireMs: wireMs)
