@@ -32,6 +32,11 @@ enum FailureKind: Equatable {
       self = .fatal(remedy: "the server compacted the document: detach it and attach a new Document with the same key")
     case .documentNotFound, .documentNotAttached, .documentAlreadyDetached:
       self = .fatal(remedy: "the document is no longer attached on the server (removed, or detached by housekeeping): attach a new Document")
+    case .storageFailed:
+      // The client's own store (a full disk, a folder taken away): the answer was not applied
+      // because it could not be recorded; retrying pushes again (the server skips what it
+      // has) and pulls again, and succeeds once the store can write.
+      self = .retryable
     case .permissionDenied:
       self = .fatal(remedy: "the auth webhook refused this action: check the user's rights")
     case .requestTooLarge:

@@ -473,6 +473,45 @@ struct ResumeTests {
     }
   }
 
+  @Test("an update whose change cannot be stored fails with storageFailed and changes nothing")
+  func storeRefusesWrite() async throws {
+    let folder = Self.folder("refusing")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try await withServer { url, server in
+      let client = Self.storedClient(url, folder)
+      try await client.activate()
+      let doc = Document(key: "refusing-doc")
+      try await client.attach(doc)
+      try await doc.update { root, _ in root["kept"] = 1 }
+      try await client.waitUntilAcknowledged(doc)
+      // The store loses its files (as a disk taken away would): appends fail.
+      await client.store?.close()
+      await #expect(throws: YorkieError.self) {
+        try await doc.update { root, _ in
+          root["lost"] = 2
+          try root.setNewText("t").edit(0, 0, "never stored")
+        }
+      }
+      do {
+        try await doc.update { root, _ in root["lost"] = 3 }
+        Issue.record("the update was applied without being stored")
+      } catch let error as YorkieError {
+        #expect(error.code == .storageFailed)
+      }
+      #expect(await doc.toSortedJSON() == #"{"kept":1}"#)
+      #expect(await doc.hasLocalChanges == false)
+      #expect(await doc.checkInvariants() == nil)
+      // Syncing records the server's answer, which the store refuses too: the answer is not
+      // applied, and the failure is retried (not a stop).
+      let events = EventRecorder(client.events())
+      await #expect(throws: YorkieError.self) { try await client.sync(doc) }
+      #expect(await events.waitFor { if case .retrying(let notice) = $0 { return notice.error.code == .storageFailed } else { return false } })
+      #expect(!events.recorded.contains { if case .stopped = $0 { return true } else { return false } })
+      #expect(try await serverJSON(server, "refusing-doc") == #"{"kept":1}"#)
+      try await client.deactivate()
+    }
+  }
+
   @Test("a client released without close() frees its directory; its documents stay editable")
   func releasedClient() async throws {
     let folder = Self.folder("released")

@@ -39,6 +39,7 @@ struct FailureKindTests {
       Self.answer(.internal, nil), Self.answer(.aborted, nil),
       YorkieError.transport("PushPullChanges", URLError(.timedOut)),
       YorkieError.transport("PushPullChanges", URLError(.networkConnectionLost)),
+      YorkieError(.storageFailed, "the disk is full"),
     ]
     for error in retryable { #expect(FailureKind(error) == .retryable, "\(error)") }
     #expect(FailureKind(Self.answer(.unauthenticated, "ErrUnauthenticated")) == .unauthenticated)
