@@ -281,10 +281,9 @@ private func storeLargeDocument(
   let built = await original.toSortedJSON()
   let captured = try await currentBase(of: original)
   let serverSeq = Int64(workload.edits.count + 1)  // the text, then one change per edit
-  let base = StoredDocument.Base(
-    actorID: captured.actorID, documentID: String(repeating: "0", count: 23) + "1",
-    checkpoint: Checkpoint(serverSeq: serverSeq, clientSeq: captured.localClientSeq), localClientSeq: captured.localClientSeq,
-    versionVector: captured.versionVector, snapshot: captured.snapshot)
+  var replica = captured
+  replica.checkpoint = Checkpoint(serverSeq: serverSeq, clientSeq: captured.localClientSeq)
+  let base = StoredDocument.Base(replica, documentID: String(repeating: "0", count: 23) + "1")
   let store = try FileDocumentStore(directory: folder)
   try store.saveIdentity(identity)
   try store.replaceBase(key, with: base, entries: [])
@@ -336,7 +335,7 @@ func storedDocumentBreakdown(folder: URL, key: String, expected: String, attachM
   _ = next()
   let load = try store.load(key)
   let loadMs = next()
-  guard let stored = load.document, let actor = stored.base.actorID, load.damages.isEmpty else {
+  guard let stored = load.document, load.damages.isEmpty else {
     throw BenchFailure("the breakdown's load found no document, or damage")
   }
   let entryBytes = stored.entries.reduce(0) { $0 + $1.count }
@@ -352,9 +351,7 @@ func storedDocumentBreakdown(folder: URL, key: String, expected: String, attachM
     }
   }
   let decodeMs = next()
-  let base = ReplicaBase(
-    actorID: actor, checkpoint: stored.base.checkpoint, localClientSeq: stored.base.localClientSeq,
-    versionVector: stored.base.versionVector, snapshot: stored.base.snapshot)
+  let base = stored.base.replica
   let bare = Document(key: key)
   _ = next()
   try await bare.restore(from: base, replaying: [])
@@ -365,7 +362,7 @@ func storedDocumentBreakdown(folder: URL, key: String, expected: String, attachM
   let restoreMs = next()
   guard await full.toSortedJSON() == expected else { throw BenchFailure("the breakdown's restore differs from the stored document") }
   note("client-bench: \(caseName) breakdown (ms, one of each, by hand): FileDocumentStore.load \(threeDigits(loadMs)) "
-    + "(\(grouped(stored.base.snapshot.count)) B of snapshot, \(grouped(stored.entries.count)) entries of \(grouped(entryBytes)) B, "
+    + "(\(grouped(stored.base.replica.snapshot.count)) B of snapshot, \(grouped(stored.entries.count)) entries of \(grouped(entryBytes)) B, "
     + "checksums checked); decoding the entries (JSON → model) \(threeDigits(decodeMs)); Document.restore of the base alone "
     + "(snapshot decode) \(threeDigits(snapshotMs)); of the base and the \(grouped(records.count)) records \(threeDigits(restoreMs)) "
     + "(so replaying them ≈ \(threeDigits(restoreMs - snapshotMs))); sum \(threeDigits(loadMs + decodeMs + restoreMs)) against the "
@@ -463,7 +460,7 @@ func storeBytesCase(_ settings: BenchSettings) async throws -> CaseResult {
   let perEdit = Double(appended) / Double(max(edits.count, 1))
   let meanSize = { (entries: [Data]) in entries.isEmpty ? 0 : entries.reduce(0) { $0 + $1.count } / entries.count }
   note("client-bench: store_bytes: \(workload.name), \(grouped(syncs)) syncs and \(rebases) rebases in \(String(format: "%.1f", seconds)) s; "
-    + "the last generation: base \(grouped(stored.base.snapshot.count)) B of snapshot, \(stored.entries.count) entries "
+    + "the last generation: base \(grouped(stored.base.replica.snapshot.count)) B of snapshot, \(stored.entries.count) entries "
     + "(\(locals.count) local changes of \(grouped(meanSize(locals))) B on average, \(packs.count) server answers of "
     + "\(grouped(meanSize(packs))) B)")
   return CaseResult(

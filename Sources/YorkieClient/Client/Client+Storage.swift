@@ -41,7 +41,7 @@ extension Client {
   /// damage.
   func isResumable(_ load: StoreLoad, clientID: String) -> Bool {
     guard let stored = load.document, load.damages.isEmpty else { return false }
-    return stored.base.actorID == (try? ActorID(hex: clientID))
+    return stored.base.replica.actorID == (try? ActorID(hex: clientID))
   }
 
   /// Resumes a stored attachment: the document shows its stored state at once, and the first
@@ -52,9 +52,7 @@ extension Client {
     _ document: Document, from stored: StoredDocument, store: any DocumentStore, clientID: String,
     initialPresence: [String: JSONValue], syncMode: SyncMode, initialRoot: [String: JSONValue]?
   ) async throws {
-    guard let replica = try StoredEntry.replica(stored) else {
-      throw YorkieError(.invalidChangePack, "the stored document \"\(document.key)\" names no actor")
-    }
+    let replica = try StoredEntry.replica(stored)
     let documentID = stored.base.documentID
     try await document.restore(from: replica.base, replaying: replica.records)
     let recorder = StoreRecorder(continuing: stored, store: store, key: document.key, durability: options.storage.durability)
@@ -86,8 +84,8 @@ extension Client {
   /// on the server first (the server would refuse a second attach). Best effort on the server.
   func discardStored(_ key: String, load: StoreLoad, store: any DocumentStore, clientID: String, reason: YorkieError) async throws {
     if let stored = load.document {
-      if let documentID = stored.base.documentID, stored.base.actorID == (try? ActorID(hex: clientID)) {
-        await detachOnServer(key, documentID: documentID, checkpoint: stored.base.checkpoint, clientID: clientID)
+      if let documentID = stored.base.documentID, stored.base.replica.actorID == (try? ActorID(hex: clientID)) {
+        await detachOnServer(key, documentID: documentID, checkpoint: stored.base.replica.checkpoint, clientID: clientID)
       }
       let scratch = Document(key: key)
       if let replica = try? StoredEntry.replica(stored), (try? await scratch.restore(from: replica.base, replaying: replica.records)) != nil {

@@ -6,7 +6,7 @@ import Foundation
 /// identity records.
 ///
 /// Payload layout (integers little-endian): a kind byte, then
-/// - base (1): actor length (u8, 0 or 12) and bytes; document ID length (u8) and UTF-8 bytes
+/// - base (1): actor length (u8, always 12) and bytes; document ID length (u8) and UTF-8 bytes
 ///   (0: none); serverSeq (i64); clientSeq (u32); local clientSeq (u32); version vector count
 ///   (u32) and that many (12-byte actor, i64 lamport); the snapshot (the rest of the payload);
 /// - entry (2): the entry's bytes (the rest of the payload);
@@ -32,22 +32,23 @@ enum StoreRecord: Equatable {
     switch self {
     case .base(let base):
       writer.byte(1)
-      let actor = base.actorID.map { [UInt8]($0.bytes) } ?? []
+      let replica = base.replica
+      let actor = [UInt8](replica.actorID.bytes)
       writer.byte(UInt8(actor.count))
       writer.bytes(actor)
       let document = [UInt8]((base.documentID ?? "").utf8.prefix(255))
       writer.byte(UInt8(document.count))
       writer.bytes(document)
-      writer.integer(UInt64(bitPattern: base.checkpoint.serverSeq))
-      writer.integer(base.checkpoint.clientSeq)
-      writer.integer(base.localClientSeq)
-      let entries = base.versionVector.entries.sorted { $0.key < $1.key }
+      writer.integer(UInt64(bitPattern: replica.checkpoint.serverSeq))
+      writer.integer(replica.checkpoint.clientSeq)
+      writer.integer(replica.localClientSeq)
+      let entries = replica.versionVector.entries.sorted { $0.key < $1.key }
       writer.integer(UInt32(entries.count))
       for (actor, lamport) in entries {
         writer.bytes([UInt8](actor.bytes))
         writer.integer(UInt64(bitPattern: lamport))
       }
-      writer.bytes([UInt8](base.snapshot))
+      writer.bytes([UInt8](replica.snapshot))
     case .entry(let entry):
       writer.byte(2)
       writer.bytes([UInt8](entry))
@@ -73,18 +74,14 @@ enum StoreRecord: Equatable {
     switch try reader.byte("kind") {
     case 1:
       let actorLength = Int(try reader.byte("actor length"))
-      var actorID: ActorID?
-      switch actorLength {
-      case 0: actorID = nil
-      case 12:
-        do {
-          actorID = try ActorID(bytes: Data(try reader.bytes(12, "actor")))
-        } catch let error as Malformed {
-          throw error
-        } catch {
-          throw Malformed(description: "actor: \(error)")
-        }
-      default: throw Malformed(description: "actor length \(actorLength) (0 or 12 expected)")
+      guard actorLength == 12 else { throw Malformed(description: "actor length \(actorLength) (12 expected)") }
+      let actorID: ActorID
+      do {
+        actorID = try ActorID(bytes: Data(try reader.bytes(12, "actor")))
+      } catch let error as Malformed {
+        throw error
+      } catch {
+        throw Malformed(description: "actor: \(error)")
       }
       let documentLength = Int(try reader.byte("document ID length"))
       let documentID = documentLength == 0 ? nil : String(decoding: try reader.bytes(documentLength, "document ID"), as: UTF8.self)
@@ -101,10 +98,10 @@ enum StoreRecord: Equatable {
         entries[actor] = lamport
       }
       let snapshot = Data(reader.rest())
-      return .base(
-        StoredDocument.Base(
-          actorID: actorID, documentID: documentID, checkpoint: Checkpoint(serverSeq: serverSeq, clientSeq: clientSeq),
-          localClientSeq: localClientSeq, versionVector: VersionVector(entries), snapshot: snapshot))
+      let replica = ReplicaBase(
+        actorID: actorID, checkpoint: Checkpoint(serverSeq: serverSeq, clientSeq: clientSeq), localClientSeq: localClientSeq,
+        versionVector: VersionVector(entries), snapshot: snapshot)
+      return .base(StoredDocument.Base(replica, documentID: documentID))
     case 2:
       return .entry(Data(reader.rest()))
     case 3:

@@ -62,7 +62,7 @@ final class StoreRecorder: ReplicaRecorder {
   convenience init(continuing stored: StoredDocument, store: any DocumentStore, key: String, durability: DocumentStorage.Durability) {
     self.init(store: store, key: key, documentID: stored.base.documentID, durability: durability)
     state.withLock { state in
-      state.baseBytes = stored.base.snapshot.count
+      state.baseBytes = stored.base.replica.snapshot.count
       state.entryBytes = stored.entries.reduce(0) { $0 + $1.count }
     }
   }
@@ -71,7 +71,7 @@ final class StoreRecorder: ReplicaRecorder {
     let entries = pendingChanges.map { StoredEntry.encode(.localChange($0)) }
     try state.withLock { state in
       guard !state.stopped else { return }
-      try write { try store.replaceBase(key, with: StoredEntry.base(base, documentID: state.documentID), entries: entries) }
+      try write { try store.replaceBase(key, with: StoredDocument.Base(base, documentID: state.documentID), entries: entries) }
       state.baseBytes = base.snapshot.count
       state.entryBytes = entries.reduce(0) { $0 + $1.count }
       state.unflushed = false

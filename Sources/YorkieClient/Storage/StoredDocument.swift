@@ -20,36 +20,19 @@ package struct StoredDocument: Sendable, Equatable {
     self.entries = entries
   }
 
-  /// A snapshot of the document and where it stands with the server.
+  /// Where the history starts: the replica's base (snapshot, checkpoint, clocks), and the
+  /// server's document it is attached to.
   package struct Base: Sendable, Equatable {
-    /// The actor the document edits as; nil before its first attachment.
-    package var actorID: ActorID?
-    /// The server's ID of the document this client is attached to; nil when the attachment
-    /// ended (the stored state is then only the user's, to be attached afresh).
+    /// The snapshot and the clocks that go with it (CRDT's form).
+    package var replica: ReplicaBase
+    /// The server's ID of the document this client is attached to; nil while a deferred
+    /// attach has not reached the server.
     package var documentID: String?
-    /// How far the document had synchronized.
-    package var checkpoint: Checkpoint
-    /// The client sequence of the last local change the snapshot contains: the pending changes
-    /// up to it are in the snapshot already (they are kept only to be pushed), later ones are
-    /// replayed on top of it.
-    package var localClientSeq: UInt32
-    /// The document's version vector when the snapshot was taken.
-    package var versionVector: VersionVector
-    /// `Document.snapshot()`: Yorkie's binary snapshot of the root and the presences (the
-    /// client's own presence among them).
-    package var snapshot: Data
 
     /// A base with the given parts.
-    package init(
-      actorID: ActorID?, documentID: String?, checkpoint: Checkpoint, localClientSeq: UInt32,
-      versionVector: VersionVector, snapshot: Data
-    ) {
-      self.actorID = actorID
+    package init(_ replica: ReplicaBase, documentID: String?) {
+      self.replica = replica
       self.documentID = documentID
-      self.checkpoint = checkpoint
-      self.localClientSeq = localClientSeq
-      self.versionVector = versionVector
-      self.snapshot = snapshot
     }
   }
 }

@@ -42,20 +42,9 @@ enum StoredEntry {
     }
   }
 
-  /// The store's form of a replica's base, bound to `documentID` (nil: not attached yet).
-  static func base(_ base: ReplicaBase, documentID: String?) -> StoredDocument.Base {
-    StoredDocument.Base(
-      actorID: base.actorID, documentID: documentID, checkpoint: base.checkpoint, localClientSeq: base.localClientSeq,
-      versionVector: base.versionVector, snapshot: base.snapshot)
-  }
-
-  /// A stored document as a base and records to restore, or nil when it names no actor.
-  static func replica(_ stored: StoredDocument) throws -> StoredReplica? {
-    guard let actor = stored.base.actorID else { return nil }
-    let base = ReplicaBase(
-      actorID: actor, checkpoint: stored.base.checkpoint, localClientSeq: stored.base.localClientSeq,
-      versionVector: stored.base.versionVector, snapshot: stored.base.snapshot)
-    return StoredReplica(base: base, records: try stored.entries.enumerated().map { try decode($1, index: $0) })
+  /// A stored document as a base and records to restore.
+  static func replica(_ stored: StoredDocument) throws -> StoredReplica {
+    StoredReplica(base: stored.base.replica, records: try stored.entries.enumerated().map { try decode($1, index: $0) })
   }
 }
 

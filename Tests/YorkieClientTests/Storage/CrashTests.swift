@@ -83,7 +83,7 @@ import YorkieProtocol
         let load = try store.load(Self.key)
         outcome.damaged += load.damages.count
         let stored = try #require(load.document, "\(context): nothing stored")
-        let replica = try #require(try StoredEntry.replica(stored), "\(context)")
+        let replica = try StoredEntry.replica(stored)
         let document = Document(key: Self.key)
         try await document.restore(from: replica.base, replaying: replica.records)
         let last = try await Self.check(document, context: context)
@@ -121,7 +121,8 @@ import YorkieProtocol
       let store = try FileDocumentStore(directory: folder)
       let document = Document(key: Self.key)
       let recorder: StoreRecorder
-      if let stored = try store.load(Self.key).document, let replica = try StoredEntry.replica(stored) {
+      if let stored = try store.load(Self.key).document {
+        let replica = try StoredEntry.replica(stored)
         try await document.restore(from: replica.base, replaying: replica.records)
         recorder = StoreRecorder(continuing: stored, store: store, key: Self.key, durability: durability)
         await document.continueRecording(with: recorder)

@@ -10,14 +10,13 @@ import YorkieTestSupport
 @Suite("Document store: generations, pending changes, damage")
 struct DocumentStoreTests {
   /// A base whose every field is distinguishable.
-  static func base(_ tag: UInt8, actor: ActorID? = try! ActorID(hex: "0102030405060708090a0b0c")) -> StoredDocument.Base {
-    var vector: [ActorID: Int64] = [:]
-    if let actor { vector[actor] = Int64(tag) * 10 }
+  static func base(_ tag: UInt8, actor: ActorID = try! ActorID(hex: "0102030405060708090a0b0c")) -> StoredDocument.Base {
+    var vector: [ActorID: Int64] = [actor: Int64(tag) * 10]
     vector[try! ActorID(hex: String(format: "0000000000000000000007%02x", tag))] = -3
-    return StoredDocument.Base(
-      actorID: actor, documentID: tag.isMultiple(of: 2) ? nil : String(format: "%024x", Int(tag) * 7),
-      checkpoint: Checkpoint(serverSeq: Int64(tag) * 100, clientSeq: UInt32(tag)), localClientSeq: UInt32(tag) + 3,
+    let replica = ReplicaBase(
+      actorID: actor, checkpoint: Checkpoint(serverSeq: Int64(tag) * 100, clientSeq: UInt32(tag)), localClientSeq: UInt32(tag) + 3,
       versionVector: VersionVector(vector), snapshot: Data(repeating: tag, count: 40 + Int(tag)))
+    return StoredDocument.Base(replica, documentID: tag.isMultiple(of: 2) ? nil : String(format: "%024x", Int(tag) * 7))
   }
 
   static func change(_ text: String) -> Data { Data(text.utf8) }
@@ -38,10 +37,10 @@ struct DocumentStoreTests {
     let expected = StoredDocument(base: Self.base(1), entries: ["c1", "c2", "c3", "c4"].map(Self.change))
     #expect(try store.load("doc") == StoreLoad(document: expected, damages: []))
 
-    try store.replaceBase("doc", with: Self.base(2, actor: nil), entries: [])
-    #expect(try store.load("doc") == StoreLoad(document: StoredDocument(base: Self.base(2, actor: nil)), damages: []))
+    try store.replaceBase("doc", with: Self.base(2, actor: try! ActorID(hex: "0c0b0a090807060504030201")), entries: [])
+    #expect(try store.load("doc") == StoreLoad(document: StoredDocument(base: Self.base(2, actor: try! ActorID(hex: "0c0b0a090807060504030201"))), damages: []))
     try store.append("doc", [Self.change("d1")], durable: false)
-    #expect(try store.load("doc") == StoreLoad(document: StoredDocument(base: Self.base(2, actor: nil), entries: [Self.change("d1")]), damages: []))
+    #expect(try store.load("doc") == StoreLoad(document: StoredDocument(base: Self.base(2, actor: try! ActorID(hex: "0c0b0a090807060504030201")), entries: [Self.change("d1")]), damages: []))
     #expect(try store.load("other") == StoreLoad(document: nil, damages: []))
     #expect(try store.storedKeys() == ["doc"])
     try store.remove("doc")
