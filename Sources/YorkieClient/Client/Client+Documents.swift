@@ -13,6 +13,12 @@ extension Client {
   /// shape and later ones keep what is there. In a realtime mode this returns once the Watch
   /// stream answered (peers and their presences are known), or after the request timeout.
   ///
+  /// With a directory storage (``ClientOptions/storage``), a document the store holds for this
+  /// client is restored and marked attached at once, without waiting for the network (the
+  /// first push-pull resumes from the stored checkpoint); one the store cannot resume is
+  /// reported (``ClientEvent/documentReset(_:)``) and attached afresh. When the server is
+  /// unreachable, the document is stored, marked attached and attached on the server later.
+  ///
   /// - Parameters:
   ///   - document: A detached document that was never attached before.
   ///   - initialPresence: This client's presence for peers.
@@ -44,24 +50,11 @@ extension Client {
     attaching.insert(key)
     defer { attaching.remove(key) }
     let store = try openStore()
-    if let store, case let load = try loadStored(key, from: store), load.document != nil {
-      if isResumable(load, clientID: clientID), await document.isFresh {
-        do {
-          try await resume(
-            document, from: load.document!, store: store, clientID: clientID, initialPresence: initialPresence, syncMode: syncMode,
-            initialRoot: initialRoot)
-          return
-        } catch {
-          await document.resetToFresh()
-          try await discardStored(key, load: load, store: store, clientID: clientID, reason: YorkieError.wrapping(error, "resume"))
-        }
-      } else {
-        let reason =
-          !load.damages.isEmpty
-          ? YorkieError(.invalidChangePack, "the stored state was damaged: \(load.damages.map(\.description).joined(separator: "; "))")
-          : YorkieError(.documentNotAttached, "the stored state belongs to an attachment that ended (an earlier identity, a detach, or a document edited before this attach)")
-        try await discardStored(key, load: load, store: store, clientID: clientID, reason: reason)
-      }
+    if let store,
+      try await resumeStored(
+        document, store: store, clientID: clientID, initialPresence: initialPresence, syncMode: syncMode, initialRoot: initialRoot)
+    {
+      return
     }
     let wasFresh = await document.isFresh
     do {

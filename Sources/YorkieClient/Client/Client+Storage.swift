@@ -36,6 +36,37 @@ extension Client {
     return load
   }
 
+  /// Resumes what the store holds for `document`'s key, if it can (returns true); otherwise
+  /// forgets it (reporting unsent edits) and returns false, for a fresh attach.
+  func resumeStored(
+    _ document: Document, store: any DocumentStore, clientID: String, initialPresence: [String: JSONValue], syncMode: SyncMode,
+    initialRoot: [String: JSONValue]?
+  ) async throws -> Bool {
+    let key = document.key
+    let load = try loadStored(key, from: store)
+    guard let stored = load.document else { return false }
+    let reason: YorkieError
+    if isResumable(load, clientID: clientID), await document.isFresh {
+      do {
+        try await resume(
+          document, from: stored, store: store, clientID: clientID, initialPresence: initialPresence, syncMode: syncMode,
+          initialRoot: initialRoot)
+        return true
+      } catch {
+        await document.resetToFresh()
+        reason = YorkieError.wrapping(error, "resume")
+      }
+    } else if !load.damages.isEmpty {
+      reason = YorkieError(.invalidChangePack, "the stored state was damaged: \(load.damages.map(\.description).joined(separator: "; "))")
+    } else {
+      reason = YorkieError(
+        .documentNotAttached,
+        "the stored state belongs to an attachment that ended (an earlier identity, a detach, or a document edited before this attach)")
+    }
+    try await discardStored(key, load: load, store: store, clientID: clientID, reason: reason)
+    return false
+  }
+
   /// Whether `stored` can be resumed by this client as it is: written under this client's
   /// identity (attached on the server, or waiting for a deferred attach), read back without
   /// damage.
