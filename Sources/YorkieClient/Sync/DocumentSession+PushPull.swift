@@ -88,9 +88,22 @@ extension DocumentSession {
     } catch {
       throw YorkieError(.invalidWireData, "PushPullChanges: \(error.message)", field: error.field, underlying: error)
     }
+    try Self.checkAcknowledgement(model.checkpoint, sent: pack.checkpoint)
     try Task.checkCancellation()
     try await document.applyChangePack(model)
     return left > 0
+  }
+
+  /// Refuses an answer that acknowledges more changes of this client than it sent: the server
+  /// holds changes this replica no longer has (its stored state went back: a rolled-back or cut
+  /// store, an older copy), which the server would never send back (it does not echo a
+  /// client's own changes) and whose client sequences the replica would reuse. A resumed
+  /// attachment is then attached afresh (see ``needsRecovery``).
+  static func checkAcknowledgement(_ answered: Checkpoint, sent: Checkpoint) throws {
+    guard answered.clientSeq > sent.clientSeq else { return }
+    throw YorkieError(
+      .actorConflict,
+      "the server acknowledges \(answered.clientSeq) changes of this client, which sent \(sent.clientSeq): this replica lost changes the server has (its stored state went back)")
   }
 
   /// AttachDocument for a document attached while the server was unreachable (its changes so
@@ -98,9 +111,9 @@ extension DocumentSession {
   /// does after the answer: the initial keys, a base bound to the server's document, the
   /// Watch stream.
   func attachDeferred() async throws {
-    let pack = WireChangePack(try await document.createChangePack())
+    let sent = try await document.createChangePack()
     let response: AttachDocumentResponse = try await rpc.call(
-      "AttachDocument", AttachDocumentRequest(clientID: clientID, changePack: pack), shardKey: key)
+      "AttachDocument", AttachDocumentRequest(clientID: clientID, changePack: WireChangePack(sent)), shardKey: key)
     guard let answer = response.changePack else {
       throw YorkieError(.invalidWireData, "AttachDocument: the answer has no change pack", field: "changePack")
     }
@@ -110,6 +123,7 @@ extension DocumentSession {
     } catch {
       throw YorkieError(.invalidWireData, "AttachDocument: \(error.message)", field: error.field, underlying: error)
     }
+    try Self.checkAcknowledgement(model.checkpoint, sent: sent.checkpoint)
     try await document.applyChangePack(model)
     if let initialRoot, !initialRoot.isEmpty {
       try await document.update { root, _ in

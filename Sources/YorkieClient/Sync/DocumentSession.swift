@@ -116,7 +116,7 @@ final class DocumentSession: Sendable {
   /// The errors that say a resumed attachment is gone.
   static let lostAttachment: Set<YorkieError.Code> = [
     .clientNotFound, .clientNotActivated, .documentNotAttached, .documentNotFound, .documentAlreadyDetached,
-    .epochMismatch, .documentRemoved,
+    .epochMismatch, .documentRemoved, .actorConflict,
   ]
 
   /// Starts the loop, and the stream or timer of the mode.

@@ -190,6 +190,54 @@ struct ResumeTests {
     try await second.deactivate()
   }
 
+  @Test("a stored state that went back (an older copy) is caught by the first answer, reported and attached afresh: nothing the server has is lost")
+  func storeWentBack() async throws {
+    let folder = Self.folder("went-back")
+    let older = Self.folder("went-back-older")
+    defer { for url in [folder, older] { try? FileManager.default.removeItem(at: url) } }
+    try await withServer { url, server in
+      let first = Self.storedClient(url, folder)
+      try await first.activate()
+      let doc = Document(key: "went-back-doc")
+      try await first.attach(doc, syncMode: .manual)
+      try await doc.update { root, _ in root["a"] = 1 }
+      try await first.sync(doc)
+      await first.close()
+      try FileManager.default.copyItem(at: folder, to: older)
+
+      // The same client goes on: two more changes the server acknowledges.
+      let same = Self.storedClient(url, folder)
+      try await same.activate()
+      let resumed = Document(key: "went-back-doc")
+      try await same.attach(resumed, syncMode: .manual)
+      try await resumed.update { root, _ in root["b"] = 2 }
+      try await resumed.update { root, _ in root["c"] = 3 }
+      try await same.sync(resumed)
+      await same.close()
+
+      // Restarted from the older store: its next change would reuse a client sequence the
+      // server has, and it would never see b and c. The first answer says so.
+      let stale = Self.storedClient(url, older)
+      let events = EventRecorder(stale.events())
+      try await stale.activate()
+      let again = Document(key: "went-back-doc")
+      try await stale.attach(again, syncMode: .manual)
+      try await again.update { root, _ in root["offline"] = 4 }
+      try? await stale.sync(again)
+      #expect(
+        await events.waitFor {
+          guard case .documentReset(let notice) = $0 else { return false }
+          return notice.reason.code == .actorConflict && notice.lastContent == #"{"a":1,"offline":4}"#
+        }, "\(events.recorded)")
+      let expected = #"{"a":1,"b":2,"c":3}"#
+      #expect(await eventually { await again.toSortedJSON() == expected })
+      try await again.update { root, _ in root["after"] = 5 }
+      try await stale.sync(again)
+      #expect(try await serverJSON(server, "went-back-doc") == #"{"a":1,"after":5,"b":2,"c":3}"#)
+      try await stale.deactivate()
+    }
+  }
+
   @Test("a document removed on the server while the client was away is reported with its unsent edits and attached afresh")
   func removedWhileAway() async throws {
     let folder = Self.folder("removed")
