@@ -1,0 +1,106 @@
+import Foundation
+
+// Invariant checks and debug views (tests, CRDT_INTERNAL_CHECKS).
+
+extension Document {
+  // MARK: - Checks
+
+  /// Enters every text's pending insertion lookups in its table now (they are otherwise entered
+  /// when first needed): benchmarks time this deferred work and report memory after it.
+  package func enterPendingTextLookups() {
+    root.forEachContainer { ($0 as? CRDTText)?.enterPendingFirstPieces() }
+  }
+
+  /// Enters every array's recently linked positions in its lookup table now (they are
+  /// otherwise entered when first needed): benchmarks time this with the edits.
+  package func enterPendingArrayLookups() {
+    root.forEachContainer { ($0 as? CRDTArray)?.enterPendingLookups() }
+  }
+
+  /// Bytes held by the texts of the document (benchmarks report it as retained memory).
+  package var textMemoryFootprint: Int {
+    var total = 0
+    root.object.forEachDescendant { if let text = $0 as? CRDTText { total += text.memoryFootprint } }
+    return total
+  }
+
+  /// ``textMemoryFootprint`` per structure, summed over the texts.
+  package var textMemoryBreakdown: [(name: String, bytes: Int)] {
+    var total: [(name: String, bytes: Int)] = []
+    root.object.forEachDescendant {
+      guard let text = $0 as? CRDTText else { return }
+      for (i, part) in text.memoryBreakdown.enumerated() {
+        if i < total.count { total[i].bytes += part.bytes } else { total.append(part) }
+      }
+    }
+    return total
+  }
+
+  /// Bytes held by the document's GC pair store (the garbage bookkeeping for removed text
+  /// pieces, attributes and array positions), outside the texts.
+  package var gcMemoryFootprint: Int { root.gcPairMemoryFootprint }
+
+  /// A dump of the pieces of the text at `path` (debugging aid for tests).
+  package func debugPieces(_ path: String) -> String {
+    var current: CRDTElement = root.object
+    for part in path.split(separator: ".").dropFirst() {
+      guard let object = current as? CRDTObject, let child = object.get(String(part)) else { return "?" }
+      current = child
+    }
+    guard let text = current as? CRDTText else { return "not a text" }
+    return text.pieces.map { handle in
+      let node = text.nodes[Int(handle)]
+      let attrs = text.attributes(of: handle)?.entries.map { "\($0.key)=\($0.value)@\($0.updatedAt)\($0.isRemoved ? "x" : "")" }.joined(separator: ",") ?? ""
+      return "[\(node.id) \(text.content(of: handle).debugDescription) r\(node.removedAt.map { "\($0)" } ?? "") {\(attrs)}]"
+    }.joined(separator: "\n")
+  }
+
+  /// A dump of the positions of the array at `path` (debugging aid for tests).
+  package func debugPositions(_ path: String) -> String {
+    var current: CRDTElement = root.object
+    for part in path.split(separator: ".").dropFirst() {
+      guard let object = current as? CRDTObject, let child = object.get(String(part)) else { return "?" }
+      current = child
+    }
+    guard let array = current as? CRDTArray else { return "not an array" }
+    return array.allNodes.map { node in
+      let element = node.element.map { "\($0.createdAt)\($0.isRemoved ? "x" : "")" } ?? "-"
+      return "[\(node.id) \(element) m\(node.movedAt.map { "\($0)" } ?? "") r\(node.removedAt.map { "\($0)" } ?? "")]"
+    }.joined(separator: "\n")
+  }
+
+  /// With `CRDT_INTERNAL_CHECKS` (tests and CI build with it; release builds never do):
+  /// verifies every invariant after a mutation of the document and stops at the first
+  /// violation, naming the step. Every public call that mutates the document ends here, on
+  /// success and after a rollback.
+  @inline(__always) func verifyInvariants(after step: @autoclosure () -> String) {
+    #if CRDT_INTERNAL_CHECKS
+    if let problem = checkInvariants() {
+      preconditionFailure("CRDT invariant broken after \(step()) of document \(key): \(problem)")
+    }
+    #endif
+  }
+
+  /// Verifies the invariants of every array and text in the document, and the text garbage
+  /// bookkeeping (`CRDTRoot.checkGarbageInvariants()`); returns the first violation.
+  /// Tests call it after every step.
+  package func checkInvariants() -> String? {
+    var problem: String? = root.object.checkInvariants().map { "root object: \($0)" }
+    root.object.forEachDescendant { element in
+      guard problem == nil else { return }
+      if let array = element as? CRDTArray, let found = array.checkInvariants() {
+        problem = "array \(array.createdAt): \(found)"
+      }
+      if let object = element as? CRDTObject, let found = object.checkInvariants() {
+        problem = "object \(object.createdAt): \(found)"
+      }
+      if let text = element as? CRDTText, let found = text.checkInvariants() {
+        problem = "text \(text.createdAt): \(found)"
+      }
+      if !(element is CRDTPrimitive), root.element(element.createdAt) == nil {
+        problem = "element \(element.createdAt) is in the tree but not in the registry"
+      }
+    }
+    return problem ?? root.checkGarbageInvariants()
+  }
+}

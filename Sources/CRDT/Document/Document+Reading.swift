@@ -1,0 +1,67 @@
+import Foundation
+
+// Reading a document: its JSON, a value or a text at a path, its snapshot.
+
+extension Document {
+  // MARK: - Reading
+
+  /// The document as JSON, byte for byte as Yorkie's JS SDK prints it (no whitespace, members
+  /// in creation order, JS number and string formatting).
+  public func toJSON() -> String { root.object.toJSON() }
+
+  /// The document as JSON with object keys sorted (UTF-16 order): the form to compare replicas
+  /// with. As in the JS SDK, elements inside arrays are printed with ``toJSON()``.
+  public func toSortedJSON() -> String {
+    var writer = JSONWriter()
+    root.object.writeJSON(into: &writer, sorted: true)
+    return writer.output
+  }
+
+  /// The root object as a value.
+  public var value: JSONValue { root.object.toJSONValue() }
+
+  /// The value at a path such as `$.todos.0.title`, or nil when there is none.
+  ///
+  /// - Throws: ``YorkieError`` `invalidPath` when the path does not start at the root (`$`).
+  public func value(atPath path: String) throws -> JSONValue? {
+    try root.object.descendant(atPath: path)?.toJSONValue()
+  }
+
+  /// The text at a path such as `$.notes.0.body`, as runs of equal attributes; nil when there is
+  /// no element there or it is not a text.
+  ///
+  /// - Throws: ``YorkieError`` `invalidPath` when the path does not start at the root (`$`).
+  public func text(atPath path: String) throws -> TextValue? {
+    (try root.object.descendant(atPath: path) as? CRDTText)?.textValue
+  }
+
+  /// Whether there are local changes the server has not acknowledged.
+  public var hasLocalChanges: Bool { !localChanges.isEmpty }
+
+  /// The document's version vector.
+  public var versionVector: VersionVector { changeID.versionVector }
+
+  /// This replica's actor ID (``ActorID/initial`` until ``setActor(_:)``).
+  public var actorID: ActorID { changeID.actorID }
+
+  /// The local changes not yet acknowledged, oldest first.
+  public var pendingChanges: [Change] { localChanges }
+
+  /// The document in Yorkie's binary `Snapshot` encoding: the root with its tombstones and every
+  /// known presence. A fresh document (or any replica) loads it with a change pack that carries it.
+  public func snapshot() -> Data {
+    DocumentSnapshot(root: root.object, presences: presenceMap).encoded
+  }
+
+  /// The bytes of ``snapshot()``, and the part of them that encodes the root (the snapshot's
+  /// first field).
+  ///
+  /// - Parameter rootField: The root's part from an earlier call, reused as is: only when the
+  ///   root has not changed since (no operation applied, no garbage purged, no snapshot
+  ///   loaded: presences may have changed). The server's materialized documents pass it
+  ///   between attaches that add nothing but a presence.
+  package func snapshotBytes(reusingRootField rootField: [UInt8]? = nil) -> (bytes: [UInt8], rootField: [UInt8]) {
+    let root = rootField ?? DocumentSnapshot.rootField(self.root.object)
+    return (root + DocumentSnapshot(root: self.root.object, presences: presenceMap).presenceFields, root)
+  }
+}
