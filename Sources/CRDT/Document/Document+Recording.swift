@@ -38,14 +38,7 @@ extension Document {
   /// subscribers get a ``DocEvent/snapshot`` event (the content is gone) and the status event.
   package func resetToFresh() {
     recorder = nil
-    root = CRDTRoot()
-    changeID = .initial
-    checkpoint = .initial
-    localChanges = []
-    presenceMap = [:]
-    onlineClients = []
-    lastClientSeq = [:]
-    loadedSnapshot = false
+    clearReplica()
     var events: [DocEvent] = [.snapshot]
     if status != .detached {
       status = .detached
@@ -60,6 +53,19 @@ extension Document {
     ReplicaBase(
       actorID: changeID.actorID, checkpoint: checkpoint, localClientSeq: changeID.clientSeq,
       versionVector: changeID.versionVector, snapshot: snapshot())
+  }
+
+  /// Empties the content, the clocks, the pending changes and the presences (a fresh replica's
+  /// state; the status and the subscribers stay).
+  private func clearReplica() {
+    root = CRDTRoot()
+    changeID = .initial
+    checkpoint = .initial
+    localChanges = []
+    presenceMap = [:]
+    onlineClients = []
+    lastClientSeq = [:]
+    loadedSnapshot = false
   }
 
   /// Whether the document never set its actor, made no change and applied none (what
@@ -94,13 +100,7 @@ extension Document {
         }
       }
     } catch {
-      root = CRDTRoot()
-      changeID = .initial
-      checkpoint = .initial
-      localChanges = []
-      presenceMap = [:]
-      lastClientSeq = [:]
-      loadedSnapshot = false
+      clearReplica()
       if let error = error as? YorkieError, error.code == .invalidChangePack { throw error }
       throw YorkieError(.invalidChangePack, "a stored document does not replay: \(error)", underlying: error)
     }
@@ -140,15 +140,8 @@ extension Document {
       return
     }
     let replay = Journal()
-    for operation in change.operations {
-      _ = try operation.execute(on: root, journal: replay, wantsInfo: false)
-    }
+    try Self.reapply(change, on: root, journal: replay, presences: &presenceMap)
     replay.commit()
-    switch change.presenceChange {
-    case .put(let data): presenceMap[change.id.actorID] = data
-    case .clear: presenceMap[change.id.actorID] = nil
-    case nil: break
-    }
     if change.isPresenceOnly {
       changeID.clientSeq += 1
     } else {

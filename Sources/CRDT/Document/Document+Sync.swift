@@ -239,14 +239,7 @@ extension Document {
     var presences = snapshot.presences
     let replay = Journal()
     for change in kept {
-      for operation in change.operations {
-        _ = try operation.execute(on: newRoot, journal: replay, wantsInfo: false)
-      }
-      switch change.presenceChange {
-      case .put(let data): presences[change.id.actorID] = data
-      case .clear: presences[change.id.actorID] = nil
-      case nil: break
-      }
+      try Self.reapply(change, on: newRoot, journal: replay, presences: &presences)
     }
     try recorder?.record(.serverPack(pack))
     replay.commit()
@@ -264,6 +257,22 @@ extension Document {
       events.append(.statusChanged(.removed))
     }
     return events
+  }
+
+  /// Executes this replica's own `change` again on `root` (its operations, without infos) and
+  /// its presence change on `presences`: how a snapshot keeps the pending local changes, and how
+  /// a restore replays the recorded ones. The caller commits or drops `journal`.
+  static func reapply(
+    _ change: Change, on root: CRDTRoot, journal: Journal, presences: inout [ActorID: [String: JSONValue]]
+  ) throws {
+    for operation in change.operations {
+      _ = try operation.execute(on: root, journal: journal, wantsInfo: false)
+    }
+    switch change.presenceChange {
+    case .put(let data): presences[change.id.actorID] = data
+    case .clear: presences[change.id.actorID] = nil
+    case nil: break
+    }
   }
 
   private func apply(_ change: Change, journal: Journal, wantsInfo: Bool) throws -> [DocEvent] {

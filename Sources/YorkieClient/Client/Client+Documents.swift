@@ -98,13 +98,7 @@ extension Client {
       guard status == .activated, id == clientID else {
         throw YorkieError(.clientNotActivated, "the client was deactivated while \"\(key)\" was being attached")
       }
-      if let initialRoot, !initialRoot.isEmpty {
-        try await document.update { root, _ in
-          for (name, value) in initialRoot.sorted(by: { $0.key < $1.key }) where root[name] == nil {
-            root[name] = value
-          }
-        }
-      }
+      try await document.setMissingKeys(initialRoot)
       if let recorder { try await document.startRecording(with: recorder) }
     } catch {
       // The server attached the document, the client could not take it: end the attachment
@@ -183,7 +177,7 @@ extension Client {
   /// the `Document`).
   private func endUnbound(_ document: Document, as status: DocumentStatus) async throws {
     await document.setStatus(status)
-    if let store { try storageCall { try store.remove(document.key) } }
+    if let store { try storing("the document store failed") { try store.remove(document.key) } }
   }
 
   /// The end of ``detach(_:)`` and ``remove(_:)``: pushes the backlog of `session`, sends the
@@ -264,6 +258,20 @@ extension Client {
   func pushBacklog(of session: DocumentSession) async throws {
     while await session.document.pendingChanges.count > DocumentSession.maxChangesPerPush {
       _ = try await session.pushPull(pushOnly: true)
+    }
+  }
+}
+
+extension Document {
+  /// Sets, in one update (keys in order), the members of `initialRoot` the root lacks: what an
+  /// attach does with its `initialRoot` once the server's content is in. Nothing for nil or
+  /// empty.
+  func setMissingKeys(_ initialRoot: [String: JSONValue]?) async throws {
+    guard let initialRoot, !initialRoot.isEmpty else { return }
+    try update { root, _ in
+      for (name, value) in initialRoot.sorted(by: { $0.key < $1.key }) where root[name] == nil {
+        root[name] = value
+      }
     }
   }
 }

@@ -11,25 +11,14 @@ extension Client {
   func openStore() throws -> (any DocumentStore)? {
     if let store { return store }
     guard case .directory(let url) = options.storage.location else { return nil }
-    let opened = try storageCall { try FileDocumentStore(directory: url) }
+    let opened = try storing("the document store failed") { try FileDocumentStore(directory: url) }
     store = opened
     return opened
   }
 
-  /// Runs a store call; its failure as a ``YorkieError`` `storageFailed`.
-  func storageCall<T>(_ call: () throws -> T) throws -> T {
-    do {
-      return try call()
-    } catch let error as YorkieError {
-      throw error
-    } catch {
-      throw YorkieError(.storageFailed, "the document store failed: \(error)", underlying: error)
-    }
-  }
-
   /// What the store holds for `key` (the damage it found reported as events).
   func loadStored(_ key: String, from store: any DocumentStore) throws -> StoreLoad {
-    let load = try storageCall { try store.load(key) }
+    let load = try storing("the document store failed") { try store.load(key) }
     for damage in load.damages {
       hub.send(.storeDamaged(StoreDamageNotice(document: key, file: damage.file, reason: damage.reason)))
     }
@@ -126,7 +115,7 @@ extension Client {
         }
       }
     }
-    try storageCall { try store.remove(key) }
+    try storing("the document store failed") { try store.remove(key) }
   }
 
   /// DetachDocument with no changes, its outcome ignored: ends an attachment the client gives
@@ -146,7 +135,8 @@ extension Client {
     if documents[key] === session { documents[key] = nil }
     await session.stop(with: session.state.withLock { $0.stopError } ?? YorkieError(.documentNotAttached, "lost"), awaitingInFlight: false)
     let reason = session.state.withLock { $0.stopError } ?? YorkieError(.documentNotAttached, "the attachment is gone")
-    let presence = await document.presence(of: ActorID(hexOrInitial: session.clientID)) ?? [:]
+    var presence: [String: JSONValue] = [:]
+    if let actor = try? ActorID(hex: session.clientID) { presence = await document.presence(of: actor) ?? [:] }
     let unsent = await document.localChanges.count
     let checkpoint = await document.checkpoint
     let identityLost = reason.code == .clientNotFound || reason.code == .clientNotActivated
@@ -165,13 +155,6 @@ extension Client {
       let failure = YorkieError.wrapping(error, "AttachDocument")
       hub.send(.stopped(StopNotice(resource: .documentSync(key), error: failure, remedy: "attach the document again")))
     }
-  }
-}
-
-extension ActorID {
-  /// The actor with hex `text`, or the initial actor when `text` is not one.
-  init(hexOrInitial text: String) {
-    self = (try? ActorID(hex: text)) ?? .initial
   }
 }
 

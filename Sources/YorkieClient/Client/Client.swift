@@ -100,7 +100,7 @@ public actor Client {
   ///   be opened (another client holds its directory).
   public func activate() async throws {
     guard status == .deactivated else { return }
-    let load = try openStore().map { store in try storageCall { try store.loadIdentity() } }
+    let load = try openStore().map { store in try storing("the document store failed") { try store.loadIdentity() } }
     if let damage = load?.damage {
       hub.send(.storeDamaged(StoreDamageNotice(document: nil, file: damage.file, reason: damage.reason)))
     }
@@ -124,7 +124,7 @@ public actor Client {
       throw YorkieError(.invalidWireData, "ActivateClient: the server gave an invalid client ID \"\(response.clientID)\"", field: "clientId")
     }
     let identity = StoredIdentity(clientKey: key, clientID: response.clientID)
-    if let store { try storageCall { try store.saveIdentity(identity) } }
+    if let store { try storing("the document store failed") { try store.saveIdentity(identity) } }
     id = response.clientID
     identityAdopted = false
   }

@@ -62,3 +62,15 @@ package enum DocumentStoreError: Error, Sendable, Equatable, CustomStringConvert
     }
   }
 }
+
+/// Runs a store call; any failure but a `YorkieError` becomes a ``YorkieError`` `storageFailed`
+/// that says `what` failed (what apps see of the store's errors).
+func storing<T>(_ what: @autoclosure () -> String, _ call: () throws -> T) throws -> T {
+  do {
+    return try call()
+  } catch let error as YorkieError {
+    throw error
+  } catch {
+    throw YorkieError(.storageFailed, "\(what()): \(error)", underlying: error)
+  }
+}

@@ -42,8 +42,6 @@ final class StoreRecorder: ReplicaRecorder {
   }
   private let state: Locked<State>
 
-  /// The server's ID of the document; nil until it is attached on the server.
-  var documentID: String? { state.withLock { $0.documentID } }
 
   /// A recorder of `key` in `store`, attached as `documentID`.
   init(store: any DocumentStore, key: String, documentID: String?, durability: DocumentStorage.Durability) {
@@ -71,7 +69,7 @@ final class StoreRecorder: ReplicaRecorder {
     let entries = pendingChanges.map { StoredEntry.encode(.localChange($0)) }
     try state.withLock { state in
       guard !state.stopped else { return }
-      try write { try store.replaceBase(key, with: StoredDocument.Base(base, documentID: state.documentID), entries: entries) }
+      try storing("the document store could not write \"\(key)\"") { try store.replaceBase(key, with: StoredDocument.Base(base, documentID: state.documentID), entries: entries) }
       state.baseBytes = base.snapshot.count
       state.entryBytes = entries.reduce(0) { $0 + $1.count }
       state.unflushed = false
@@ -87,7 +85,7 @@ final class StoreRecorder: ReplicaRecorder {
     }
     let schedule: TimeInterval? = try state.withLock { state in
       guard !state.stopped else { return nil }
-      try write { try store.append(key, [entry], durable: durable) }
+      try storing("the document store could not write \"\(key)\"") { try store.append(key, [entry], durable: durable) }
       state.entryBytes += entry.count
       state.unflushed = !durable
       guard case .localChange = record, case .batched(let window) = durability, state.flushTask == nil else { return nil }
@@ -102,7 +100,7 @@ final class StoreRecorder: ReplicaRecorder {
       state.flushTask?.cancel()
       state.flushTask = nil
       guard state.unflushed, !state.stopped else { return }
-      try write { try store.append(key, [], durable: true) }
+      try storing("the document store could not write \"\(key)\"") { try store.append(key, [], durable: true) }
       state.unflushed = false
     }
   }
@@ -138,14 +136,5 @@ final class StoreRecorder: ReplicaRecorder {
       return nil
     }
     orphan?.cancel()
-  }
-
-  /// Runs a store call; its failure as a ``YorkieError`` `storageFailed`.
-  private func write(_ call: () throws -> Void) throws {
-    do {
-      try call()
-    } catch {
-      throw YorkieError(.storageFailed, "the document store could not write \"\(key)\": \(error)", underlying: error)
-    }
   }
 }

@@ -79,19 +79,24 @@ extension DocumentSession {
     let request = PushPullChangesRequest(
       clientID: clientID, documentID: documentID, changePack: WireChangePack(pack), pushOnly: pushOnly)
     let response: PushPullChangesResponse = try await rpc.call("PushPullChanges", request, shardKey: key)
-    guard let answer = response.changePack else {
-      throw YorkieError(.invalidWireData, "PushPullChanges: the answer has no change pack")
-    }
-    let model: ChangePack
-    do {
-      model = try answer.model(role: .response)
-    } catch {
-      throw YorkieError(.invalidWireData, "PushPullChanges: \(error.message)", field: error.field, underlying: error)
-    }
+    let model = try Self.answeredPack(response.changePack, of: "PushPullChanges")
     try Self.checkAcknowledgement(model.checkpoint, sent: pack.checkpoint)
     try Task.checkCancellation()
     try await document.applyChangePack(model)
     return left > 0
+  }
+
+  /// The model of the change pack a `method` answer carries; a missing or malformed pack is
+  /// `invalidWireData` naming the method.
+  static func answeredPack(_ answer: WireChangePack?, of method: String) throws -> ChangePack {
+    guard let answer else {
+      throw YorkieError(.invalidWireData, "\(method): the answer has no change pack", field: "changePack")
+    }
+    do {
+      return try answer.model(role: .response)
+    } catch {
+      throw YorkieError(.invalidWireData, "\(method): \(error.message)", field: error.field, underlying: error)
+    }
   }
 
   /// Refuses an answer that acknowledges more changes of this client than it sent: the server
@@ -114,24 +119,10 @@ extension DocumentSession {
     let sent = try await document.createChangePack()
     let response: AttachDocumentResponse = try await rpc.call(
       "AttachDocument", AttachDocumentRequest(clientID: clientID, changePack: WireChangePack(sent)), shardKey: key)
-    guard let answer = response.changePack else {
-      throw YorkieError(.invalidWireData, "AttachDocument: the answer has no change pack", field: "changePack")
-    }
-    let model: ChangePack
-    do {
-      model = try answer.model(role: .response)
-    } catch {
-      throw YorkieError(.invalidWireData, "AttachDocument: \(error.message)", field: error.field, underlying: error)
-    }
+    let model = try Self.answeredPack(response.changePack, of: "AttachDocument")
     try Self.checkAcknowledgement(model.checkpoint, sent: sent.checkpoint)
     try await document.applyChangePack(model)
-    if let initialRoot, !initialRoot.isEmpty {
-      try await document.update { root, _ in
-        for (name, value) in initialRoot.sorted(by: { $0.key < $1.key }) where root[name] == nil {
-          root[name] = value
-        }
-      }
-    }
+    try await document.setMissingKeys(initialRoot)
     recorder?.bind(to: response.documentID)
     // A failed rebase leaves the unbound base: a restart then attaches again and finds the
     // attachment (reported as a reset); the next rebase binds it.
