@@ -84,8 +84,10 @@ extension Client {
     let response: AttachDocumentResponse
     do {
       response = try await rpc.call("AttachDocument", AttachDocumentRequest(clientID: clientID, changePack: pack), shardKey: key)
-    } catch where store != nil && FailureKind(error) == .retryable {
-      try await attachDeferred(document, store: store!, clientID: clientID, syncMode: syncMode, initialRoot: initialRoot)
+    } catch {
+      // Unreachable, with a directory: attached locally now, on the server when it answers.
+      guard let store, FailureKind(error) == .retryable else { throw error }
+      try await attachDeferred(document, store: store, clientID: clientID, syncMode: syncMode, initialRoot: initialRoot)
       return
     }
     let recorder = store.map { StoreRecorder(store: $0, key: key, documentID: response.documentID, durability: options.storage.durability) }
