@@ -112,7 +112,7 @@ extension Client {
       throw error
     }
     await document.setStatus(.attached)
-    let session = makeSession(document, documentID: response.documentID, clientID: clientID, syncMode: syncMode, recorder: recorder, resumed: false)
+    let session = makeSession(document, documentID: response.documentID, clientID: clientID, syncMode: syncMode, recorder: recorder, unconfirmed: false)
     documents[key] = session
     await session.start()
     await session.waitUntilWatchSettled(timeout: options.timeouts.request)
@@ -128,7 +128,7 @@ extension Client {
     try await document.startRecording(with: recorder)
     await document.setStatus(.attached)
     let session = makeSession(
-      document, documentID: nil, clientID: clientID, syncMode: syncMode, recorder: recorder, resumed: true, initialRoot: initialRoot)
+      document, documentID: nil, clientID: clientID, syncMode: syncMode, recorder: recorder, unconfirmed: true, initialRoot: initialRoot)
     documents[document.key] = session
     await session.start()
   }

@@ -82,7 +82,7 @@ extension Client {
     }
     await document.setStatus(.attached)
     let session = makeSession(
-      document, documentID: documentID, clientID: clientID, syncMode: syncMode, recorder: recorder, resumed: true,
+      document, documentID: documentID, clientID: clientID, syncMode: syncMode, recorder: recorder, unconfirmed: true,
       initialRoot: documentID == nil ? initialRoot : nil)
     documents[document.key] = session
     await session.start()
@@ -90,12 +90,12 @@ extension Client {
 
   /// A session for an attached document.
   func makeSession(
-    _ document: Document, documentID: String?, clientID: String, syncMode: SyncMode, recorder: StoreRecorder?, resumed: Bool,
+    _ document: Document, documentID: String?, clientID: String, syncMode: SyncMode, recorder: StoreRecorder?, unconfirmed: Bool,
     initialRoot: [String: JSONValue]? = nil
   ) -> DocumentSession {
     DocumentSession(
       document: document, documentID: documentID, clientID: clientID, mode: syncMode, rpc: rpc,
-      policy: options.reconnect, environment: options.environment, events: hub, recorder: recorder, resumed: resumed,
+      policy: options.reconnect, environment: options.environment, events: hub, recorder: recorder, unconfirmed: unconfirmed,
       initialRoot: initialRoot, onHalt: { [weak self] session in Task { await self?.sessionHalted(session) } })
   }
 

@@ -45,7 +45,7 @@ final class DocumentSession: Sendable {
   /// Whether the attachment is not confirmed by this client yet (resumed from the store, or
   /// attached while the server was unreachable): until its first push-pull succeeds, the
   /// server may no longer know it (see ``needsRecovery``).
-  let resumed: Bool
+  let unconfirmed: Bool
 
   /// The session's mutable state.
   struct State: Sendable {
@@ -82,13 +82,13 @@ final class DocumentSession: Sendable {
   init(
     document: Document, documentID: String?, clientID: String, mode: SyncMode, rpc: ClientRPC,
     policy: ReconnectPolicy, environment: ClientEnvironment, events: EventHub<ClientEvent>,
-    recorder: StoreRecorder?, resumed: Bool, initialRoot: [String: JSONValue]? = nil,
+    recorder: StoreRecorder?, unconfirmed: Bool, initialRoot: [String: JSONValue]? = nil,
     onHalt: @escaping @Sendable (DocumentSession) -> Void
   ) {
     self.binding = Locked(documentID)
     self.initialRoot = initialRoot
     self.recorder = recorder
-    self.resumed = resumed
+    self.unconfirmed = unconfirmed
     self.document = document
     self.key = document.key
     self.clientID = clientID
@@ -106,7 +106,7 @@ final class DocumentSession: Sendable {
   /// server (the client forgotten, the document detached, compacted or removed): the client
   /// then attaches the document afresh instead of giving up.
   var needsRecovery: Bool {
-    guard resumed else { return false }
+    guard unconfirmed else { return false }
     return state.withLock { state in
       guard !state.verified, let code = state.stopError?.code else { return false }
       return Self.lostAttachment.contains(code)
