@@ -48,22 +48,13 @@ actor Participant {
     try await client.attach(
       document, initialPresence: ["name": .string(name), "color": .string(role.color), "cursor": 0],
       syncMode: .realtime, initialRoot: Shape.initialRoot)
-    let created = try await document.update(message: "shape") { root, _ -> [String] in
-      var created: [String] = []
-      if root.text(Shape.text) == nil {
-        root.setNewText(Shape.text)
-        created.append("the text")
-      }
-      if root.counter(Shape.counter) == nil {
-        root.setNewCounter(Shape.counter, .long(0))
-        created.append("the counter")
-      }
-      return created
-    }
-    try await client.waitUntilAcknowledged(document)
+    // The attach set the keys the document lacked, in a change of this client's: the version
+    // vector names this client once it made a change with operations.
     let me = await document.actorID
+    let createdShape = await document.versionVector[me] != nil
+    try await client.waitUntilAcknowledged(document)
     let peers = await document.presences.filter { $0.actorID != me }.map { log.name(of: $0.actorID) }.sorted()
-    let shape = created.isEmpty ? "found the shape in place" : "created \(created.joined(separator: " and "))"
+    let shape = createdShape ? "created the shape" : "found the shape in place"
     log.event(name, "activated, attached as …\(me.hex.suffix(6)) · \(shape) · peers online: \(peers.isEmpty ? "none" : peers.joined(separator: ", "))")
   }
 

@@ -20,21 +20,23 @@ struct Role: Sendable {
   ]
 }
 
-/// The document's starting shape: what the first client to attach puts there (JSON values
-/// through `initialRoot`; the text and the counter in an update, as they are not plain JSON).
+/// The document's starting shape: what the first client to attach puts there through
+/// `initialRoot` (the text and the counter too, so that no client creates its own).
 enum Shape {
-  /// The plain JSON part.
-  static let initialRoot: [String: JSONValue] = [
+  /// The key of the text.
+  static let text = "note"
+  /// The key of the counter.
+  static let counter = "likes"
+  /// Every key of the shape.
+  static let initialRoot: [String: InitialValue] = [
     "title": "Team offsite",
     "todos": [
       ["title": "Book the venue", "done": false, "by": "ann"],
       ["title": "Send the invites", "done": false, "by": "bob"],
     ],
+    text: .text(),
+    counter: .counter(.long(0)),
   ]
-  /// The key of the text.
-  static let text = "note"
-  /// The key of the counter.
-  static let counter = "likes"
 }
 
 /// What a client does to the to-do list in a round.

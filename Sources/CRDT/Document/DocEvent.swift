@@ -60,6 +60,37 @@ public enum DocEvent: Sendable, Equatable {
   case unwatched(PeerPresence)
   /// A peer (or this replica) changed its presence.
   case presenceChanged(PeerPresence)
+  /// A remote change replaced or removed an element that held edits of this replica the
+  /// change's author had not seen: what this replica showed of it, gone from the document.
+  /// Comes right after the ``remoteChange(_:)`` that did it.
+  case overwritten(OverwriteNotice)
+}
+
+/// An element with this replica's edits in it that a concurrent remote change replaced (a set
+/// of the same key, an array set) or removed: the edits are no longer part of the document,
+/// on any replica. The app may show them again, or redo them on the new element.
+///
+/// Two clients that each create a text under the same key (say, "if the note is missing,
+/// create it") and type into it: the later creation wins, as in every Yorkie SDK, and the
+/// other client gets this event with its typing in ``lostContent``.
+public struct OverwriteNotice: Sendable, Equatable {
+  /// Where the element was: `$.note`, `$.todos.2` (its index just before).
+  public var path: String
+  /// The element as this replica showed it just before: plain JSON, a text as its JSON.
+  public var lostContent: JSONValue
+  /// The author of the change that replaced or removed it.
+  public var actorID: ActorID
+  /// How: ``OperationInfo/Kind/set`` (the key was set again), ``OperationInfo/Kind/arraySet``
+  /// or ``OperationInfo/Kind/remove``.
+  public var operation: OperationInfo.Kind
+
+  /// Creates a notice.
+  public init(path: String, lostContent: JSONValue, actorID: ActorID, operation: OperationInfo.Kind) {
+    self.path = path
+    self.lostContent = lostContent
+    self.actorID = actorID
+    self.operation = operation
+  }
 }
 
 // MARK: - Descriptions
@@ -100,6 +131,14 @@ extension DocEvent: CustomStringConvertible {
     case .watched(let peer): return "watched(\(peer))"
     case .unwatched(let peer): return "unwatched(\(peer))"
     case .presenceChanged(let peer): return "presenceChanged(\(peer))"
+    case .overwritten(let notice): return "overwritten(\(notice))"
     }
+  }
+}
+
+extension OverwriteNotice: CustomStringConvertible {
+  /// `$.note by …a1b2c3 (set), lost ["Hello"]`.
+  public var description: String {
+    "\(path) by \(actorID.abbreviated) (\(operation)), lost \(lostContent.jsonString)"
   }
 }

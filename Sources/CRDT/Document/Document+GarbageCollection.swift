@@ -16,6 +16,7 @@ extension Document {
   @discardableResult
   public func garbageCollect(minSyncedVersionVector: VersionVector) -> Int {
     defer { verifyInvariants(after: "garbage collection") }
+    editLog.forget(seenThrough: minSyncedVersionVector[changeID.actorID] ?? 0)
     return root.garbageCollect(minSyncedVersionVector)
   }
 

@@ -38,6 +38,7 @@ extension Document {
   /// subscribers get a ``DocEvent/snapshot`` event (the content is gone) and the status event.
   package func resetToFresh() {
     recorder = nil
+    attachmentEnding = nil
     clearReplica()
     var events: [DocEvent] = [.snapshot]
     if status != .detached {
@@ -66,6 +67,7 @@ extension Document {
     onlineClients = []
     lastClientSeq = [:]
     loadedSnapshot = false
+    editLog.removeAll()
   }
 
   /// Whether the document never set its actor, made no change and applied none (what
@@ -104,6 +106,7 @@ extension Document {
       if let error = error as? YorkieError, error.code == .invalidChangePack { throw error }
       throw YorkieError(.invalidChangePack, "a stored document does not replay: \(error)", underlying: error)
     }
+    for change in localChanges where !change.operations.isEmpty { editLog.record(change) }
     verifyInvariants(after: "a restore")
     emit([.snapshot])
   }

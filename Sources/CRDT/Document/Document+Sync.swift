@@ -107,6 +107,7 @@ extension Document {
     dropAcknowledged(through: pack.checkpoint.clientSeq)
     checkpoint = checkpoint.forwarded(to: pack.checkpoint)
     if let vector = pack.versionVector {
+      editLog.forget(seenThrough: vector[changeID.actorID] ?? 0)
       _ = root.garbageCollect(vector)
       verifyInvariants(after: "garbage collection of a change pack")
     }
@@ -277,14 +278,25 @@ extension Document {
 
   private func apply(_ change: Change, journal: Journal, wantsInfo: Bool) throws -> [DocEvent] {
     var infos: [OperationInfo] = []
+    // Overwrites are looked for only when someone listens and this replica has edits the
+    // change had not seen (most remote changes have seen them all: one comparison).
+    let horizon = change.id.versionVector[changeID.actorID] ?? 0
+    let watchesOverwrites = wantsInfo && editLog.newestLamport > horizon
+    var overwrites: [OverwriteNotice] = []
     for operation in change.operations {
+      let candidate = watchesOverwrites ? overwriteCandidate(of: operation, horizon: horizon) : nil
       let result = try operation.execute(on: root, journal: journal, wantsInfo: wantsInfo, versionVector: change.id.versionVector)
       if wantsInfo { infos.append(contentsOf: result) }
+      if let candidate, candidate.element.isRemoved {
+        overwrites.append(
+          OverwriteNotice(path: candidate.path, lostContent: candidate.content, actorID: change.id.actorID, operation: candidate.operation))
+      }
     }
     var events: [DocEvent] = []
     if !change.operations.isEmpty {
       events.append(.remoteChange(ChangeEvent(actorID: change.id.actorID, message: change.message, operations: infos, clientSeq: change.id.clientSeq)))
     }
+    events.append(contentsOf: overwrites.map(DocEvent.overwritten))
     let author = change.id.actorID
     // An earlier attachment's change of this actor (see `isNew`) leaves this presence alone.
     let presenceChange = author == changeID.actorID ? nil : change.presenceChange

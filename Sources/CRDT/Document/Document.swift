@@ -35,6 +35,9 @@ public actor Document {
 
   /// Whether the document is detached, attached or removed.
   @exclusivity(unchecked) public internal(set) var status: DocumentStatus = .detached
+  /// Why the client's attachment ended (see ``endAttachment(_:removed:)``): while set, updates
+  /// are refused. Nil for a document never attached, or attached now.
+  var attachmentEnding: String?
 
   @exclusivity(unchecked) package internal(set) var root = CRDTRoot()
   @exclusivity(unchecked) package internal(set) var changeID = ChangeID.initial
@@ -65,6 +68,8 @@ public actor Document {
   private var localChangeObserver: (@Sendable () -> Void)?
   /// Keeps this replica's history durable (Document+Recording.swift); nil when nothing does.
   var recorder: (any ReplicaRecorder)?
+  /// What this replica's recent changes edited, for ``DocEvent/overwritten(_:)``.
+  var editLog = LocalEditLog()
 
   /// Creates an empty, detached document.
   public init(key: String) {
@@ -101,6 +106,11 @@ public actor Document {
   ) throws -> Result {
     guard status != .removed else {
       throw YorkieError(.documentRemoved, "document \(key) was removed and cannot be edited")
+    }
+    if let ending = attachmentEnding {
+      throw YorkieError(
+        .documentDetached,
+        "document \"\(key)\" is no longer attached (\(ending)): an edit would reach no one; attach a new Document with this key")
     }
     let context = UpdateContext(root: root, journal: journal, nextID: changeID.next(), wantsInfo: !subscribers.isEmpty)
     let presence = Presence(context: context, data: presenceMap[changeID.actorID] ?? [:])
@@ -146,6 +156,7 @@ public actor Document {
       changeID = context.nextID
     }
     let hasOperations = !change.operations.isEmpty
+    if hasOperations { editLog.record(change) }
     let (author, clientSeq) = (change.id.actorID, change.id.clientSeq)
     localChanges.append(consume change)
     var events: [DocEvent] = []
@@ -222,6 +233,8 @@ public actor Document {
       }
       replay.commit()
       localChanges = renamed
+      editLog.removeAll()
+      for change in renamed where !change.operations.isEmpty { editLog.record(change) }
       root = rebuilt
       verifyInvariants(after: "setActor")
     } else if old != .initial && (changeID.clientSeq > 0 || !lastClientSeq.isEmpty || checkpoint != .initial) {
@@ -237,10 +250,22 @@ public actor Document {
   /// Marks the document attached, detached or removed, with a ``DocEvent/statusChanged(_:)``
   /// event. A client calls it; a transport of the app's own calls it when its peers are
   /// connected (``myPresence`` and ``presences`` show this replica only while attached).
+  /// Marking it attached lifts the refusal of edits that ``endAttachment(_:)`` began.
   public func setStatus(_ newStatus: DocumentStatus) {
+    if newStatus == .attached { attachmentEnding = nil }
     guard status != newStatus else { return }
     status = newStatus
     emit([.statusChanged(newStatus)])
+  }
+
+  /// Ends the document's attachment to its client, saying why (`"the client was
+  /// deactivated"`): the status becomes `detached` (or `removed`, with `removed`), and from now
+  /// on ``update(message:_:)`` throws `documentDetached` instead of applying edits that would
+  /// reach no one. Reading goes on; ``setStatus(_:)`` with `attached` (a new attachment) lifts
+  /// the refusal, and so does a reset to a fresh document.
+  package func endAttachment(_ reason: String, removed: Bool = false) {
+    attachmentEnding = reason
+    setStatus(removed ? .removed : .detached)
   }
   // MARK: - Events
 
@@ -292,7 +317,11 @@ public actor Document {
     case .remoteChange(var change):
       change.operations = change.operations.filter(matches)
       return change.operations.isEmpty ? nil : .remoteChange(change)
-    default:
+    case .overwritten(let notice):
+      // The lost element is at or below the path, or the path was inside it.
+      let related = notice.path == path || notice.path.hasPrefix(path + ".") || path.hasPrefix(notice.path + ".")
+      return related ? event : nil
+    case .snapshot, .statusChanged, .initialized, .watched, .unwatched, .presenceChanged:
       return nil
     }
   }

@@ -331,6 +331,18 @@ package final class CRDTRoot {
     }
   }
 
+  /// Whether the registered element `createdAt` is `ancestor` or lies below it (false when
+  /// `createdAt` is unknown or purged).
+  package func isElement(_ createdAt: TimeTicket, within ancestor: CRDTElement) -> Bool {
+    var current = registry[createdAt]
+    while let entry = current {
+      if entry.element === ancestor { return true }
+      guard let parent = entry.parent else { return false }
+      current = registry[parent.createdAt]
+    }
+    return false
+  }
+
   // MARK: Paths
 
   /// The JSON path of a container or counter: `$` for the root, `$.todos.0` below it. Array

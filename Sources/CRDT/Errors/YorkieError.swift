@@ -42,6 +42,10 @@ public struct YorkieError: Error, Sendable, CustomStringConvertible {
     public static let invalidChangePack = Code("invalidChangePack")
     /// An edit of a document that was removed.
     public static let documentRemoved = Code("documentRemoved")
+    /// An edit of a document whose attachment to a client ended (a detach, a deactivate, a
+    /// close, or a sync that stopped for good): its edits would reach no one. Attach a new
+    /// `Document` with the same key to go on.
+    public static let documentDetached = Code("documentDetached")
     /// Malformed input from the wire or a snapshot.
     public static let invalidWireData = Code("invalidWireData")
     /// A restore edit (identity-preserving undo/redo) names a text insertion that its change

@@ -125,6 +125,9 @@ public final class JSONObject {
 
   // MARK: Internals
 
+  /// Whether the object has a live member `key` (without building its value).
+  func has(_ key: String) -> Bool { target.readable(context)?.get(key) != nil }
+
   func set(_ key: String, _ value: JSONValue) throws(YorkieError) {
     let object = try target.editable(context)
     try JSONObject.validate(key: key)

@@ -128,3 +128,20 @@ public enum JSONValue: Hashable, Sendable,
     return writer.output
   }
 }
+
+extension JSONValue: CustomStringConvertible {
+  /// The value as JSON, members in their order (``jsonString``): what `print` and string
+  /// interpolation show of a value, a payload or a presence.
+  ///
+  /// ```swift
+  /// let presence: JSONValue = ["name": "ann", "cursor": 3]
+  /// print(presence)                  // {"name":"ann","cursor":3}
+  /// print(["tags": presence])        // ["tags": {"name":"ann","cursor":3}]
+  /// ```
+  public var description: String { jsonString }
+}
+
+extension JSONValue.Object: CustomStringConvertible {
+  /// The object as JSON, members in their order.
+  public var description: String { JSONValue.object(self).jsonString }
+}

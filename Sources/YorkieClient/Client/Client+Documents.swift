@@ -13,6 +13,17 @@ extension Client {
   /// shape and later ones keep what is there. In a realtime mode this returns once the Watch
   /// stream answered (peers and their presences are known), or after the request timeout.
   ///
+  /// Give texts and counters in `initialRoot` (``InitialValue/text(_:)``,
+  /// ``InitialValue/counter(_:)``) rather than creating them in an update after attaching
+  /// when missing: that update runs later, and two clients running it at the same time each
+  /// create their own text, the later one replacing the other with whatever was typed in it.
+  /// One race remains: two clients attaching a document that has no shape yet at the same
+  /// moment both find the keys missing and both set them (the later set wins, as in Yorkie).
+  /// Avoid it by creating a document's shape once, where it is created (the client that makes
+  /// a new document attaches it with its `initialRoot` before sharing its key); should it
+  /// happen anyway, the replica whose edits were replaced tells its app with
+  /// ``DocEvent/overwritten(_:)``.
+  ///
   /// With a directory storage (``ClientOptions/storage``), a document the store holds for this
   /// client is restored and marked attached at once, without waiting for the network (the
   /// first push-pull resumes from the stored checkpoint); one the store cannot resume is
@@ -23,19 +34,26 @@ extension Client {
   ///   - document: A detached document that was never attached before.
   ///   - initialPresence: This client's presence for peers.
   ///   - syncMode: How the document syncs (``SyncMode/realtime`` by default).
-  ///   - initialRoot: Values for keys the document lacks after attaching.
+  ///   - initialRoot: Values for keys the document lacks after attaching: plain JSON, texts
+  ///     and counters at any depth.
   /// - Throws: ``YorkieError`` `clientNotActivated`, `documentAlreadyAttached`,
-  ///   `documentAlreadyDetached`, `documentRemoved`, or the server's error. Nothing stays
-  ///   attached then.
+  ///   `documentAlreadyDetached`, `documentRemoved`, `invalidKey` or `invalidNumber` for an
+  ///   `initialRoot` that cannot be set (checked before anything is sent), or the server's
+  ///   error. Nothing stays attached then.
   public func attach(
     _ document: Document, initialPresence: [String: JSONValue] = [:], syncMode: SyncMode = .realtime,
-    initialRoot: [String: JSONValue]? = nil
+    initialRoot: [String: InitialValue]? = nil
   ) async throws {
     let clientID = try requireActive()
     let key = document.key
+    try await Document.validate(initialRoot: initialRoot)
     guard documents[key] == nil, !attaching.contains(key) else {
       throw YorkieError(.documentAlreadyAttached, "a document with key \"\(key)\" is attached to this client already")
     }
+    // Claimed before the first suspension below, so that a second attach of the key waits for
+    // nothing and is refused.
+    attaching.insert(key)
+    defer { attaching.remove(key) }
     switch await document.status {
     case .attached:
       throw YorkieError(.documentAlreadyAttached, "document \"\(key)\" is attached to another client")
@@ -47,8 +65,6 @@ extension Client {
     if await document.checkpoint != .initial {
       throw YorkieError(.documentAlreadyDetached, "document \"\(key)\" was attached and detached before: attach a new Document")
     }
-    attaching.insert(key)
-    defer { attaching.remove(key) }
     let store = try openStore()
     if let store,
       try await resumeStored(
@@ -75,7 +91,7 @@ extension Client {
   /// are stored with it, not before it: they were made before the client took the document.
   private func attachFresh(
     _ document: Document, store: (any DocumentStore)?, clientID: String, initialPresence: [String: JSONValue], syncMode: SyncMode,
-    initialRoot: [String: JSONValue]?
+    initialRoot: [String: InitialValue]?
   ) async throws {
     let key = document.key
     try await document.setActor(ActorID(hex: clientID))
@@ -122,7 +138,7 @@ extension Client {
   /// stored at once (unbound), marked attached, and its session attaches it on the server when
   /// it can (``DocumentSession/attachDeferred()``), with everything edited meanwhile.
   private func attachDeferred(
-    _ document: Document, store: any DocumentStore, clientID: String, syncMode: SyncMode, initialRoot: [String: JSONValue]?
+    _ document: Document, store: any DocumentStore, clientID: String, syncMode: SyncMode, initialRoot: [String: InitialValue]?
   ) async throws {
     let recorder = StoreRecorder(store: store, key: document.key, documentID: nil, durability: options.storage.durability)
     try await document.startRecording(with: recorder)
@@ -147,7 +163,7 @@ extension Client {
       return
     }
     await document.recordPresenceClear()
-    try await sendLastPack(of: session, document, isRemoved: false, endingAs: .detached) { pack in
+    try await sendLastPack(of: session, document, isRemoved: false) { pack in
       let response: DetachDocumentResponse = try await self.rpc.call(
         "DetachDocument", DetachDocumentRequest(clientID: session.clientID, documentID: documentID, changePack: pack),
         shardKey: document.key)
@@ -166,7 +182,7 @@ extension Client {
       return
     }
     // The pack's isRemoved is what removes the document on the server.
-    try await sendLastPack(of: session, document, isRemoved: true, endingAs: .removed) { pack in
+    try await sendLastPack(of: session, document, isRemoved: true) { pack in
       let response: RemoveDocumentResponse = try await self.rpc.call(
         "RemoveDocument", RemoveDocumentRequest(clientID: session.clientID, documentID: documentID, changePack: pack),
         shardKey: document.key)
@@ -178,15 +194,16 @@ extension Client {
   /// has nothing of it, so the end is local (its stored state is forgotten; its changes stay in
   /// the `Document`).
   private func endUnbound(_ document: Document, as status: DocumentStatus) async throws {
-    await document.setStatus(status)
+    await document.endAttachment(status == .removed ? "it was removed" : "it was detached", removed: status == .removed)
     if let store { try storing("the document store failed") { try store.remove(document.key) } }
   }
 
   /// The end of ``detach(_:)`` and ``remove(_:)``: pushes the backlog of `session`, sends the
   /// document's last pack through `call` (DetachDocument or RemoveDocument) and applies the
-  /// answer's pack. The document ends `status`, or `detached` when anything fails.
+  /// answer's pack. The document ends removed (`isRemoved`) or detached, and detached when
+  /// anything fails; either way it refuses edits from then on.
   private func sendLastPack(
-    of session: DocumentSession, _ document: Document, isRemoved: Bool, endingAs status: DocumentStatus,
+    of session: DocumentSession, _ document: Document, isRemoved: Bool,
     _ call: (WireChangePack) async throws -> WireChangePack?
   ) async throws {
     do {
@@ -198,12 +215,12 @@ extension Client {
       }
     } catch {
       // The stored state stays: the next attach resumes it (or finds the attachment ended).
-      await document.setStatus(.detached)
+      await document.endAttachment("its \(isRemoved ? "removal" : "detach") failed: \(error)")
       throw error
     }
     // The attachment ended with every change acknowledged: nothing is left to keep.
     if let store { try? store.remove(document.key) }
-    await document.setStatus(status)
+    await document.endAttachment(isRemoved ? "it was removed" : "it was detached", removed: isRemoved)
   }
 
   /// Pushes `document`'s pending changes and pulls the others' now (every attached document
@@ -260,20 +277,6 @@ extension Client {
   func pushBacklog(of session: DocumentSession) async throws {
     while await session.document.pendingChanges.count > DocumentSession.maxChangesPerPush {
       _ = try await session.pushPull(pushOnly: true)
-    }
-  }
-}
-
-extension Document {
-  /// Sets, in one update (keys in order), the members of `initialRoot` the root lacks: what an
-  /// attach does with its `initialRoot` once the server's content is in. Nothing for nil or
-  /// empty.
-  func setMissingKeys(_ initialRoot: [String: JSONValue]?) async throws {
-    guard let initialRoot, !initialRoot.isEmpty else { return }
-    try update { root, _ in
-      for (name, value) in initialRoot.sorted(by: { $0.key < $1.key }) where root[name] == nil {
-        root[name] = value
-      }
     }
   }
 }

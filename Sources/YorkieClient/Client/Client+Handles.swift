@@ -3,7 +3,7 @@ import Foundation
 
 // Shared, lingering document handles: `document(_:)` and `release(_:)`.
 
-/// The state of one document key acquired through ``Client/document(_:initialPresence:syncMode:)``.
+/// The state of one document key acquired through ``Client/document(_:initialPresence:syncMode:initialRoot:)``.
 struct SharedDocumentHandle {
   /// The one document every acquirer of the key gets.
   let document: Document
@@ -30,18 +30,21 @@ extension Client {
   /// does); calls made while that attach is in flight wait for it and share it (one
   /// AttachDocument). Each call counts one use, to be ended by ``release(_:)``. Acquiring a
   /// document that lingers (released, delay not over) keeps it attached and returns it.
-  /// `initialPresence` and `syncMode` apply only when the call attaches.
+  /// `initialPresence`, `syncMode` and `initialRoot` apply only when the call attaches.
   ///
   /// - Parameters:
   ///   - key: The document's key.
   ///   - initialPresence: This client's presence for peers, when this call attaches.
   ///   - syncMode: How the document syncs, when this call attaches.
+  ///   - initialRoot: Values for keys the document lacks after attaching, when this call
+  ///     attaches (see ``attach(_:initialPresence:syncMode:initialRoot:)``).
   /// - Returns: The shared document, attached.
   /// - Throws: ``YorkieError`` `clientNotActivated`; `documentAlreadyAttached` when a document
   ///   with `key` was attached with ``attach(_:initialPresence:syncMode:initialRoot:)``; or
   ///   the attach's error (the use is not counted then).
   public func document(
-    _ key: String, initialPresence: [String: JSONValue] = [:], syncMode: SyncMode = .realtime
+    _ key: String, initialPresence: [String: JSONValue] = [:], syncMode: SyncMode = .realtime,
+    initialRoot: [String: InitialValue]? = nil
   ) async throws -> Document {
     while true {
       _ = try requireActive()
@@ -67,12 +70,12 @@ extension Client {
       throw YorkieError(.documentAlreadyAttached, "a document with key \"\(key)\" is attached to this client already")
     }
     let document = Document(key: key)
-    let attach = Task { try await self.attach(document, initialPresence: initialPresence, syncMode: syncMode) }
+    let attach = Task { try await self.attach(document, initialPresence: initialPresence, syncMode: syncMode, initialRoot: initialRoot) }
     handles[key] = SharedDocumentHandle(document: document, attach: attach, uses: 1)
     return try await awaitAttach(of: document, attach: attach)
   }
 
-  /// Ends one use of a document returned by ``document(_:initialPresence:syncMode:)``. When
+  /// Ends one use of a document returned by ``document(_:initialPresence:syncMode:initialRoot:)``. When
   /// no use is left, the document lingers for ``ClientOptions/lingerDelay`` and is then
   /// detached, unless it was acquired again meanwhile.
   ///

@@ -29,7 +29,7 @@ extension Client {
   /// forgets it (reporting unsent edits) and returns false, for a fresh attach.
   func resumeStored(
     _ document: Document, store: any DocumentStore, clientID: String, initialPresence: [String: JSONValue], syncMode: SyncMode,
-    initialRoot: [String: JSONValue]?
+    initialRoot: [String: InitialValue]?
   ) async throws -> Bool {
     let key = document.key
     let load = try loadStored(key, from: store)
@@ -70,7 +70,7 @@ extension Client {
   /// server, attaches it). Returns without waiting for the network.
   func resume(
     _ document: Document, from stored: StoredDocument, store: any DocumentStore, clientID: String,
-    initialPresence: [String: JSONValue], syncMode: SyncMode, initialRoot: [String: JSONValue]?
+    initialPresence: [String: JSONValue], syncMode: SyncMode, initialRoot: [String: InitialValue]?
   ) async throws {
     let replica = try StoredEntry.replica(stored)
     let documentID = stored.base.documentID
@@ -91,7 +91,7 @@ extension Client {
   /// A session for an attached document.
   func makeSession(
     _ document: Document, documentID: String?, clientID: String, syncMode: SyncMode, recorder: StoreRecorder?, unconfirmed: Bool,
-    initialRoot: [String: JSONValue]? = nil
+    initialRoot: [String: InitialValue]? = nil
   ) -> DocumentSession {
     DocumentSession(
       document: document, documentID: documentID, clientID: clientID, mode: syncMode, rpc: rpc,

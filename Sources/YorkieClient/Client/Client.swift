@@ -39,7 +39,7 @@ public actor Client {
   /// Keys of documents being attached (an attach awaits the server; a second one must not
   /// start meanwhile).
   var attaching: Set<String> = []
-  /// Documents shared through ``document(_:initialPresence:syncMode:)``, by key.
+  /// Documents shared through ``document(_:initialPresence:syncMode:initialRoot:)``, by key.
   var handles: [String: SharedDocumentHandle] = [:]
   /// Attached channels by key.
   var channels: [String: ChannelSession] = [:]
@@ -176,7 +176,7 @@ public actor Client {
     channels = [:]
     for session in sessions {
       await session.stop(with: reason, awaitingInFlight: false)
-      await session.document.setStatus(.detached)
+      await session.document.endAttachment(reason.message)
     }
     for session in channelSessions { await session.stop() }
   }
@@ -198,7 +198,9 @@ public actor Client {
     }
     if documents[session.key] === session { documents[session.key] = nil }
     let reason = session.state.withLock { $0.stopError }
-    if await session.document.status == .attached { await session.document.setStatus(.detached) }
+    if await session.document.status == .attached {
+      await session.document.endAttachment("its sync stopped: \(reason?.description ?? "halted")")
+    }
     if let reason, reason.code == .clientNotActivated || reason.code == .clientNotFound, status == .activated {
       // The server no longer knows this client: every other attachment fails the same way.
       await stopAll(because: reason)

@@ -61,7 +61,7 @@ public struct ClientOptions: Sendable {
   public var userAgent: String
   /// How long, in seconds, a document released by its last user of
   /// ``Client/release(_:)`` stays attached before it is detached (3 s by default). Acquiring it
-  /// again with ``Client/document(_:initialPresence:syncMode:)`` meanwhile keeps it attached,
+  /// again with ``Client/document(_:initialPresence:syncMode:initialRoot:)`` meanwhile keeps it attached,
   /// so that a screen closed and reopened quickly does not detach and reattach.
   public var lingerDelay: TimeInterval
   /// Where documents are kept between launches: in memory by default, or in a directory

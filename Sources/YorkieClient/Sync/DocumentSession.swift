@@ -23,7 +23,7 @@ final class DocumentSession: Sendable {
   var documentID: String? { binding.withLock { $0 } }
   let binding: Locked<String?>
   /// Keys to set, when the document lacks them, once a deferred attach succeeded.
-  let initialRoot: [String: JSONValue]?
+  let initialRoot: [String: InitialValue]?
   /// This client's ID.
   let clientID: String
   /// The calls.
@@ -82,7 +82,7 @@ final class DocumentSession: Sendable {
   init(
     document: Document, documentID: String?, clientID: String, mode: SyncMode, rpc: ClientRPC,
     policy: ReconnectPolicy, environment: ClientEnvironment, events: EventHub<ClientEvent>,
-    recorder: StoreRecorder?, unconfirmed: Bool, initialRoot: [String: JSONValue]? = nil,
+    recorder: StoreRecorder?, unconfirmed: Bool, initialRoot: [String: InitialValue]? = nil,
     onHalt: @escaping @Sendable (DocumentSession) -> Void
   ) {
     self.binding = Locked(documentID)
