@@ -138,7 +138,8 @@ final class ChannelSession: Sendable {
       }
     }
     await startStreams()
-    guard await channel.status == .attached else { return }
+    // Not when detached meanwhile (the channel may be attached by another session by now).
+    guard !state.withLock({ $0.stopped }), await channel.status == .attached else { return }
     events.send(.channelAttached(channel.key))
   }
 
