@@ -12,7 +12,9 @@ import Foundation
 /// ```
 ///
 /// It keeps everything in memory unless ``Configuration/dataDirectory`` names a folder; then every
-/// acknowledged change and client record survives a restart. For more than one machine, point
+/// acknowledged change and client record survives a restart. In memory, a restart forgets every
+/// client: clients then stop (`ErrClientNotFound`) or reset their stored documents
+/// (``startupMessage`` says so). For more than one machine, point
 /// clients at a real Yorkie cluster instead: the protocol is the same.
 public final class YorkieDevServer: Sendable {
   /// How a ``YorkieDevServer`` runs.
@@ -99,6 +101,27 @@ public final class YorkieDevServer: Sendable {
 
   /// The server's base URL while it runs (`http://127.0.0.1:54321`).
   public var url: URL? { running.withLock { $0?.http.url } }
+
+  /// What `yorkie-server` prints once it listens (nil while the server does not run): the
+  /// URL and its health check on the first line, where the data lives on the second. A server
+  /// in memory says that a restart forgets every client and document, what clients then do,
+  /// and that `--data-dir` keeps them.
+  ///
+  /// ```text
+  /// yorkie-server listening on http://127.0.0.1:8080 (health: http://127.0.0.1:8080/yorkie.v1.YorkieService/health)
+  /// yorkie-server keeps its data in memory only: a restart forgets every client and document …
+  /// ```
+  public var startupMessage: String? {
+    guard let url else { return nil }
+    let base = url.absoluteString
+    let storage: String
+    if let directory = configuration.dataDirectory {
+      storage = "yorkie-server keeps its data in \(directory.path): clients and documents survive a restart"
+    } else {
+      storage = "yorkie-server keeps its data in memory only: a restart forgets every client and document, and clients then stop (ErrClientNotFound) or reset their stored documents; start it with --data-dir DIR to keep them"
+    }
+    return "yorkie-server listening on \(base) (health: \(base)/yorkie.v1.YorkieService/health)\n\(storage)"
+  }
 
   /// Starts serving: binds the address (port 0 picks a free port) and returns the base URL.
   ///

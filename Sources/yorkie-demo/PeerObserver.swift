@@ -144,7 +144,7 @@ actor PeerObserver {
     case .retrying, .stopped, .authError, .storeDamaged, .documentReset:
       flush()
       log.event(name, "! \(event)")
-    case .statusChanged, .connectionChanged, .syncStatusChanged:
+    case .statusChanged, .connectionChanged, .syncStatusChanged, .channelAttached:
       break
     }
   }

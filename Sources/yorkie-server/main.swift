@@ -9,7 +9,8 @@ let usage = """
   usage: yorkie-server [--host HOST] [--port PORT] [--data-dir DIR] [--log-level debug|info|warning|error]
     --host        address to bind (default 127.0.0.1: this machine only)
     --port        port to listen on (default 8080; 0 picks a free one)
-    --data-dir    keep documents and clients in DIR across restarts (default: memory only)
+    --data-dir    keep documents and clients in DIR across restarts (default: memory only,
+                  so a restart forgets every client: clients stop or reset their documents)
     --log-level   how much to log (default info)
   """
 
@@ -46,9 +47,9 @@ while let argument = arguments.popFirst() {
 
 let server = YorkieDevServer(configuration: configuration)
 do {
-  let url = try server.start()
+  try server.start()
   // Written unbuffered, so that a supervisor reading a pipe sees it at once.
-  FileHandle.standardOutput.write(Data("yorkie-server listening on \(url.absoluteString) (health: \(url.absoluteString)/yorkie.v1.YorkieService/health)\n".utf8))
+  FileHandle.standardOutput.write(Data("\(server.startupMessage ?? "")\n".utf8))
 } catch {
   FileHandle.standardError.write(Data("yorkie-server: \(error)\n".utf8))
   exit(1)

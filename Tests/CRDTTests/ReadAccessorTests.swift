@@ -168,3 +168,94 @@ func pathsStartAtTheRoot() async throws {
   #expect(try await doc.text(atPath: "$.todos") == nil)
   await #expect(throws: YorkieError.self) { try await doc.text(atPath: "todos") }
 }
+
+@Suite("Paths: Yorkie's dot notation; bracket notation refused with the path to write")
+struct PathNotationTests {
+  /// The message of the `invalidPath` error `value(atPath:)` throws for `path` (recording an
+  /// issue when it throws none, or another error).
+  static func refusal(_ doc: Document, _ path: String) async -> String? {
+    do {
+      _ = try await doc.value(atPath: path)
+      Issue.record("value(atPath: \(path)) did not throw")
+    } catch let error as YorkieError {
+      #expect(error.code == .invalidPath, "\(path)")
+      return error.message
+    } catch {
+      Issue.record("not a YorkieError: \(error)")
+    }
+    return nil
+  }
+
+  @Test("bracket notation is invalidPath naming the dotted path to write")
+  func bracketsRefused() async throws {
+    let doc = Document(key: "brackets")
+    try await doc.update { root, _ in
+      root["a"] = ["b": "c"]
+      root["list"] = [[10, 11]]
+      root["it's"] = 1
+      root["say \"hi\""] = 2
+      _ = root.setNewText("notes")
+    }
+    let expected: [(path: String, dotted: String)] = [
+      ("$['a']", "$.a"),
+      ("$[\"a\"]", "$.a"),
+      ("$['a']['b']", "$.a.b"),
+      ("$.a['b']", "$.a.b"),
+      ("$.list[0]", "$.list.0"),
+      ("$.list[0][1]", "$.list.0.1"),
+      ("$.list.0[1]", "$.list.0.1"),
+      ("$[\"it's\"]", "$.it's"),
+      ("$['say \"hi\"']", "$.say \"hi\""),
+      ("$[0]", "$.0"),
+    ]
+    for (path, dotted) in expected {
+      #expect(
+        await Self.refusal(doc, path) == "bracket notation is not supported: write \"\(dotted)\" instead of \"\(path)\"")
+    }
+    // The dotted paths read what the brackets meant.
+    #expect(try await doc.value(atPath: "$.a") == ["b": "c"])
+    #expect(try await doc.value(atPath: "$.a.b") == "c")
+    #expect(try await doc.value(atPath: "$.list.0.1") == 11)
+    #expect(try await doc.value(atPath: "$.it's") == 1)
+    #expect(try await doc.value(atPath: "$.say \"hi\"") == 2)
+    // No dotted form: a quoted key with a dot (Yorkie's keys never have one), or no key at all.
+    let general = "bracket notation is not supported: a path is \"$\" followed by \".key\" and \".index\" parts (keys never contain \".\"): "
+    #expect(await Self.refusal(doc, "$['a.b']") == general + "\"$['a.b']\"")
+    #expect(await Self.refusal(doc, "$[]") == general + "\"$[]\"")
+    #expect(await Self.refusal(doc, "$.a[x]") == general + "\"$.a[x]\"")
+    // text(atPath:) reads paths the same way.
+    do {
+      _ = try await doc.text(atPath: "$['notes']")
+      Issue.record("text(atPath:) took bracket notation")
+    } catch let error as YorkieError {
+      #expect(error.code == .invalidPath)
+      #expect(error.message == "bracket notation is not supported: write \"$.notes\" instead of \"$['notes']\"")
+    }
+    #expect(try await doc.text(atPath: "$.notes")?.string == "")
+  }
+
+  @Test("keys with brackets or quotes are read as written; a missing one is nil unless it reads as brackets")
+  func bracketKeysReadAsWritten() async throws {
+    let doc = Document(key: "bracket-keys")
+    try await doc.update { root, _ in
+      root["x[0]"] = "literal"
+      root["[y]"] = "bracketed"
+      root["q'"] = "quote"
+      root["x"] = ["first"]
+    }
+    #expect(try await doc.value(atPath: "$.x[0]") == "literal")
+    #expect(try await doc.value(atPath: "$.[y]") == "bracketed")
+    #expect(try await doc.value(atPath: "$.q'") == "quote")
+    #expect(try await doc.value(atPath: "$.x.0") == "first")
+    #expect(try await doc.value(atPath: "$.q'.z") == nil)
+    #expect(try await doc.value(atPath: "$.x[") == nil)
+    #expect(await Self.refusal(doc, "$.x[1]") == "bracket notation is not supported: write \"$.x.1\" instead of \"$.x[1]\"")
+  }
+
+  @Test("a path that does not start at the root names the form of a path")
+  func notAtTheRoot() async throws {
+    let doc = Document(key: "not-root")
+    #expect(await Self.refusal(doc, "a.b") == "a path starts at the root, \"$\" (as in \"$.todos.0\"): \"a.b\"")
+    #expect(await Self.refusal(doc, "['a']") == "a path starts at the root, \"$\" (as in \"$.todos.0\"): \"['a']\"")
+  }
+}

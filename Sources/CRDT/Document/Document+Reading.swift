@@ -22,15 +22,22 @@ extension Document {
 
   /// The value at a path such as `$.todos.0.title`, or nil when there is none.
   ///
-  /// - Throws: ``YorkieError`` `invalidPath` when the path does not start at the root (`$`).
+  /// A path is Yorkie's dot notation, as events report paths: `$`, then each object key or
+  /// array index after a `.`. Bracket notation (`$['a']`, `$.a[0]`) is refused, with the
+  /// dotted path to write instead; a key that itself contains brackets or quotes is written as
+  /// it is (`$.a[0]` finds a key `a[0]` when there is one).
+  ///
+  /// - Throws: ``YorkieError`` `invalidPath` when the path does not start at the root (`$`) or
+  ///   uses bracket notation.
   public func value(atPath path: String) throws -> JSONValue? {
     try root.object.descendant(atPath: path)?.toJSONValue()
   }
 
   /// The text at a path such as `$.notes.0.body`, as runs of equal attributes; nil when there is
-  /// no element there or it is not a text.
+  /// no element there or it is not a text. Paths are read as ``value(atPath:)`` reads them.
   ///
-  /// - Throws: ``YorkieError`` `invalidPath` when the path does not start at the root (`$`).
+  /// - Throws: ``YorkieError`` `invalidPath` when the path does not start at the root (`$`) or
+  ///   uses bracket notation.
   public func text(atPath path: String) throws -> TextValue? {
     (try root.object.descendant(atPath: path) as? CRDTText)?.textValue
   }

@@ -23,6 +23,28 @@ public struct BroadcastMessage: Sendable, Equatable, CustomStringConvertible {
   }
 }
 
+/// Where a ``Channel`` stands with the client it was attached to.
+public enum ChannelStatus: Sendable, Hashable, CustomStringConvertible {
+  /// Not attached: never attached, detached, or its attach gave up.
+  case detached
+  /// Attached by ``Client/attach(_:)-(Channel)`` but not yet counted by the server: the first
+  /// AttachChannel is in flight, or the server was unreachable and the client retries it with
+  /// backoff (each failure a ``ClientEvent/retrying(_:)`` event, the success a
+  /// ``ClientEvent/channelAttached(_:)`` event). No session counts or broadcasts arrive yet.
+  case pending
+  /// Counted by the server; session counts and broadcasts arrive.
+  case attached
+
+  /// `detached`, `pending` or `attached`.
+  public var description: String {
+    switch self {
+    case .detached: return "detached"
+    case .pending: return "pending"
+    case .attached: return "attached"
+    }
+  }
+}
+
 /// A lightweight room on the server: it counts the clients present and relays broadcasts.
 /// Nothing in it is stored. Attach it with ``Client/attach(_:)-(Channel)`` to be counted and
 /// to receive its broadcasts; send with ``Client/broadcast(channel:topic:payload:)``.
@@ -33,9 +55,17 @@ public struct BroadcastMessage: Sendable, Equatable, CustomStringConvertible {
 /// await room.sessionCount                          // clients present
 /// for await message in room.broadcasts { … }       // topic, payload, publisher
 /// ```
+///
+/// Attaching while the server is unreachable does not fail: the channel is ``ChannelStatus/pending``
+/// and attached when the server answers (see ``Client/attach(_:)-(Channel)``).
 public actor Channel {
   /// The channel's key.
   public nonisolated let key: String
+  /// Whether the channel is attached (see ``ChannelStatus``).
+  public private(set) var status = ChannelStatus.detached
+  /// The session that attached this channel, while it is pending or attached: a session that
+  /// was stopped (or superseded) cannot change the status any more.
+  private var owner: ObjectIdentifier?
   /// The number of sessions on the channel, as the server last said (0 while not attached).
   public private(set) var sessionCount = 0
   /// The sequence number of the count's last update (counts arrive out of order otherwise).
@@ -80,8 +110,28 @@ public actor Channel {
     countSeq = -1
   }
 
-  /// The channel is no longer attached.
-  func reset() {
+  /// Takes the channel for the session `owner` (it becomes pending); false when it is pending
+  /// or attached already (for another client, or not yet detached).
+  func claim(for owner: ObjectIdentifier) -> Bool {
+    guard status == .detached else { return false }
+    self.owner = owner
+    status = .pending
+    return true
+  }
+
+  /// The session `owner` is counted by the server and its stream is up: the channel is
+  /// attached, unless that session was released meanwhile.
+  func settle(for owner: ObjectIdentifier) {
+    guard self.owner == owner, status == .pending else { return }
+    status = .attached
+  }
+
+  /// The session `owner` ended (detached, stopped, or its attach failed or gave up): the
+  /// channel is detached and counts no sessions. Nothing when another session owns it.
+  func release(from owner: ObjectIdentifier) {
+    guard self.owner == owner else { return }
+    self.owner = nil
+    status = .detached
     countSeq = -1
     if sessionCount != 0 {
       sessionCount = 0

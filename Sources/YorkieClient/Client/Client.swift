@@ -73,7 +73,11 @@ public actor Client {
     }
     // Released, so that another client may open the directory (the documents stay editable).
     store?.close()
-    for session in channels.values { session.halt() }
+    for session in channels.values {
+      session.halt()
+      // A Channel outlives its client: it says detached, not attached or pending.
+      Task { [channel = session.channel, id = session.id] in await channel.release(from: id) }
+    }
     rpc.transport.invalidate()
     hub.finish()
   }

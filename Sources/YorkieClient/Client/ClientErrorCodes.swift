@@ -72,6 +72,12 @@ extension YorkieError.Code {
 extension YorkieError.Code {
   /// The server does not know the channel session (it expired): attach the channel again.
   public static let sessionNotFound = YorkieError.Code("sessionNotFound")
+  /// A channel with the same key is attached to this client already, or this `Channel` object
+  /// is attached to another client (make a new `Channel`).
+  public static let channelAlreadyAttached = YorkieError.Code("channelAlreadyAttached")
+  /// The channel is not attached to this client (never attached, detached already, or its
+  /// attach gave up).
+  public static let channelNotAttached = YorkieError.Code("channelNotAttached")
 }
 
 extension YorkieError.Code {

@@ -23,7 +23,7 @@ public enum SyncResource: Sendable, Hashable, CustomStringConvertible {
   case documentSync(String)
   /// The Watch stream of the document with this key.
   case documentWatch(String)
-  /// The session (heartbeat and Watch stream) of the channel with this key.
+  /// The session (attach, heartbeat and Watch stream) of the channel with this key.
   case channel(String)
 
   /// `sync of "doc"`, `watch of "doc"`, `channel "room"`.
@@ -126,6 +126,10 @@ public enum ClientEvent: Sendable, CustomStringConvertible {
   case storeDamaged(StoreDamageNotice)
   /// A stored document could not be resumed and was attached afresh (see the notice).
   case documentReset(DocumentResetNotice)
+  /// The channel with this key, whose ``Client/attach(_:)-(Channel)`` returned while the
+  /// server was unreachable (``ChannelStatus/pending``), is now attached: counted by the
+  /// server, its stream up.
+  case channelAttached(String)
 
   /// A one-line description for logs.
   public var description: String {
@@ -138,6 +142,7 @@ public enum ClientEvent: Sendable, CustomStringConvertible {
     case .authError(let reason, let method): return "authError(\(method): \(reason))"
     case .storeDamaged(let notice): return "storeDamaged(\(notice))"
     case .documentReset(let notice): return "documentReset(\(notice))"
+    case .channelAttached(let key): return "channelAttached(\"\(key)\")"
     }
   }
 }

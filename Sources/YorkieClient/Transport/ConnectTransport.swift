@@ -182,7 +182,8 @@ package final class ConnectTransport: Sendable {
       throw YorkieError.transport(method, other: error)
     }
     guard answer.status == 200 else {
-      throw YorkieError.errorAnswer(method, status: answer.status, contentType: answer.contentType, body: answer.body)
+      throw YorkieError.errorAnswer(
+        method, status: answer.status, contentType: answer.contentType, body: answer.body, baseURL: baseURL)
     }
     do throws(YorkieError) {
       return try Response(jsonData: answer.body)
@@ -236,7 +237,8 @@ package final class ConnectTransport: Sendable {
           return
         }
         streamDelegate.register(
-          task, StreamCall(method: method, continuation: continuation, canceller: canceller, onConnection: { turn.end() }))
+          task, StreamCall(
+            method: method, baseURL: baseURL, continuation: continuation, canceller: canceller, onConnection: { turn.end() }))
         // Bounds the wait of the next openings should no sign of the connection ever come.
         turn.end(after: timeouts.request)
         canceller.start(task)

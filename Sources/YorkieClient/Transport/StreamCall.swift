@@ -12,6 +12,8 @@ final class StreamCall<Response: WireMessage>: TaskSink, @unchecked Sendable {
   // a time on the session's serial delegate queue.
   /// The RPC's name, for errors.
   private let method: String
+  /// The server's base URL, for the error of an answer from no Yorkie service.
+  private let baseURL: URL
   /// Where messages go.
   private let continuation: AsyncThrowingStream<Response, any Error>.Continuation
   /// Cancels the task when the body is broken.
@@ -30,13 +32,15 @@ final class StreamCall<Response: WireMessage>: TaskSink, @unchecked Sendable {
   /// its head came back, or it ended); nil once called.
   private var onConnection: (@Sendable () -> Void)?
 
-  /// A sink feeding `continuation` for a call of `method`; `onConnection` runs once, as soon as
-  /// the request is known to have its connection (or ended without one).
+  /// A sink feeding `continuation` for a call of `method` to the server at `baseURL`;
+  /// `onConnection` runs once, as soon as the request is known to have its connection (or
+  /// ended without one).
   init(
-    method: String, continuation: AsyncThrowingStream<Response, any Error>.Continuation, canceller: TaskCanceller,
+    method: String, baseURL: URL, continuation: AsyncThrowingStream<Response, any Error>.Continuation, canceller: TaskCanceller,
     onConnection: (@Sendable () -> Void)? = nil
   ) {
     self.method = method
+    self.baseURL = baseURL
     self.continuation = continuation
     self.canceller = canceller
     self.onConnection = onConnection
@@ -99,7 +103,7 @@ final class StreamCall<Response: WireMessage>: TaskSink, @unchecked Sendable {
         finish(YorkieError.transport(method, other: error))
       }
     } else if status != 200 {
-      finish(YorkieError.errorAnswer(method, status: status, contentType: contentType, body: errorBody))
+      finish(YorkieError.errorAnswer(method, status: status, contentType: contentType, body: errorBody, baseURL: baseURL))
     } else {
       // A complete HTTP body without the end-of-stream envelope: the connection was cut short.
       finish(YorkieError.transport(method, URLError(.networkConnectionLost)))

@@ -45,8 +45,10 @@ extension YorkieError {
   }
 
   /// The error for a non-200 answer to `method` without a Connect error body: the code is
-  /// inferred from the HTTP status as Connect specifies.
-  static func httpStatus(_ method: String, _ status: Int) -> YorkieError {
+  /// inferred from the HTTP status as Connect specifies. A 404 there most likely means that
+  /// `baseURL` is wrong (a path such as `http://host:8080/api`, or a server that is not Yorkie):
+  /// the message names the URL and asks whether it is the server's base URL.
+  static func httpStatus(_ method: String, _ status: Int, baseURL: URL) -> YorkieError {
     if status == 413 {
       // Connect infers nothing better than `unknown` for 413, which a client would retry: the
       // same request is refused again, for ever.
@@ -54,7 +56,13 @@ extension YorkieError {
       return YorkieError(.requestTooLarge, "\(method): the server refused the request as too large (HTTP 413)", underlying: error)
     }
     let code = ConnectCode.inferred(fromHTTPStatus: status)
-    return server(method, ConnectError(code: code, message: "HTTP status \(status) without a Connect error body"))
+    let error = server(method, ConnectError(code: code, message: "HTTP status \(status) without a Connect error body"))
+    guard status == 404 else { return error }
+    // The code stays the one Connect infers (`unimplemented`); only the message helps.
+    return YorkieError(
+      error.code,
+      "\(error.message): is \(baseURL.absoluteString) the server's base URL? (A 404 comes from a wrong path, such as http://host:8080/api for http://host:8080, or from a server that is not Yorkie.)",
+      underlying: error.underlying)
   }
 
   /// The error for a call to `method` that got no answer.
@@ -80,11 +88,12 @@ extension YorkieError {
 }
 
 extension YorkieError {
-  /// The error for a non-200 answer to `method`: the Connect error of a JSON body, or the code
-  /// inferred from `status` when the body is not one (a proxy's error page, an empty 405).
-  static func errorAnswer(_ method: String, status: Int, contentType: String?, body: Data) -> YorkieError {
+  /// The error for a non-200 answer to `method` of the server at `baseURL`: the Connect error
+  /// of a JSON body, or the code inferred from `status` when the body is not one (a proxy's
+  /// error page, an empty 405).
+  static func errorAnswer(_ method: String, status: Int, contentType: String?, body: Data, baseURL: URL) -> YorkieError {
     let isJSON = contentType.map { $0.lowercased().hasPrefix("application/json") } ?? false
     if isJSON, let error = try? ConnectError(jsonData: body) { return server(method, error) }
-    return httpStatus(method, status)
+    return httpStatus(method, status, baseURL: baseURL)
   }
 }

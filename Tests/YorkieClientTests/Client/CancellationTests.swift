@@ -34,11 +34,13 @@ struct CancellationTests {
       defer { proxy.stop() }
       weak var released: Client?
       let doc = Document(key: "released-doc")
+      let room = Channel(key: "released-room")
       do {
         let client = try await activatedClient(proxyURL, key: "a")
         released = client
         try await client.attach(doc)
-        try await client.attach(Channel(key: "released-room"))
+        try await client.attach(room)
+        #expect(await room.status == .attached)
         try await doc.update { root, _ in root["x"] = 1 }
         try await client.waitUntilAcknowledged(doc)
         #expect(await eventually { Self.streams(server) == 2 })
@@ -46,6 +48,7 @@ struct CancellationTests {
       #expect(await eventually { released == nil }, "the client is still referenced")
       #expect(await eventually { Self.streams(server) == 0 }, "\(Self.streams(server)) streams left")
       #expect(await eventually { proxy.counters.open == 0 }, "\(proxy.counters.open) connections left open")
+      #expect(await eventually { await room.status == .detached }, "the channel still says it is attached")
       // The document stays usable on its own.
       try await doc.update { root, _ in root["y"] = 2 }
       #expect(await doc.toSortedJSON() == #"{"x":1,"y":2}"#)

@@ -104,7 +104,7 @@ struct ClientChannelTests {
         try await b.detach(roomB)
         Issue.record("a second detach succeeded")
       } catch let error as YorkieError {
-        #expect(error.code == .documentNotAttached)
+        #expect(error.code == .channelNotAttached)
       }
       try await a.deactivate()
       #expect(try await b.sessionCount(ofChannel: "room-1") == 0)

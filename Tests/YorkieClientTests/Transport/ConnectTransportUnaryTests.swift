@@ -79,6 +79,23 @@ struct ConnectTransportUnaryTests {
     }
   }
 
+  @Test("a base URL with a path answers 404 without a Connect body: the message names the URL and asks if it is the base URL")
+  func wrongBaseURL() async throws {
+    try await withServer { url, _ in
+      let wrong = url.appendingPathComponent("api")
+      let client = Client(wrong)
+      let error = await Self.yorkieError { try await client.activate() }
+      #expect(error?.code == YorkieError.Code("unimplemented"))
+      #expect(error?.connectCode == .unimplemented)
+      #expect(
+        error?.message
+          == "ActivateClient: the server answered unimplemented: HTTP status 404 without a Connect error body: is \(wrong.absoluteString) the server's base URL? (A 404 comes from a wrong path, such as http://host:8080/api for http://host:8080, or from a server that is not Yorkie.)"
+      )
+      // The Connect error keeps what the answer said, without the hint.
+      #expect(error?.connectError?.message == "HTTP status 404 without a Connect error body")
+    }
+  }
+
   @Test("a port with no server fails fast with a transport error carrying the URLError code")
   func refused() async throws {
     let server = YorkieDevServer()
