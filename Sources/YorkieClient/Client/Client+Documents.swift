@@ -239,11 +239,37 @@ extension Client {
   /// "saved" indicator after an update. In ``SyncMode/manual`` and
   /// ``SyncMode/realtimeSyncOff`` the push happens on ``sync(_:)`` (or a mode switch).
   ///
-  /// - Throws: `documentNotAttached` when the document is not attached or is detached while
-  ///   waiting; `CancellationError` when the waiting task is cancelled.
-  public func waitUntilAcknowledged(_ document: Document) async throws {
+  /// While the server is unreachable the client retries the push on its own, and this waits
+  /// for it, without a bound unless `timeout` gives one (``sync(_:)`` instead fails at the
+  /// first failed attempt). A timeout ends only the wait: the changes stay pending and are
+  /// still pushed when the server answers, so waiting again later (or reading
+  /// ``syncState(of:)``) tells when they are saved.
+  ///
+  /// ```swift
+  /// do {
+  ///   try await client.waitUntilAcknowledged(doc, timeout: 5)
+  ///   status = "saved"
+  /// } catch let error as YorkieError where error.code == .timedOut {
+  ///   status = "not saved yet"                    // still pending, pushed on reconnection
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - document: An attached document.
+  ///   - timeout: The most seconds to wait; nil (the default) or infinity waits until the
+  ///     acknowledgement comes, the document is detached or the task is cancelled. Zero
+  ///     checks without waiting.
+  /// - Throws: ``YorkieError/Code/timedOut`` when `timeout` passed first;
+  ///   `invalidArgument` for a negative or NaN `timeout`; `documentNotAttached` when the
+  ///   document is not attached or is detached while waiting; `CancellationError` when the
+  ///   waiting task is cancelled.
+  public func waitUntilAcknowledged(_ document: Document, timeout: TimeInterval? = nil) async throws {
+    if let timeout, !(timeout >= 0) {
+      throw YorkieError(.invalidArgument, "waitUntilAcknowledged: the timeout must be zero or more seconds, not \(timeout)")
+    }
     let session = try attachedSession(of: document)
-    try await session.waitForAcknowledgement(through: await document.lastLocalClientSeq)
+    let bound = timeout.flatMap { $0.isFinite ? $0 : nil }
+    try await session.waitForAcknowledgement(through: await document.lastLocalClientSeq, timeout: bound)
   }
 
   /// Switches how `document` syncs; see ``SyncMode``.
@@ -255,6 +281,15 @@ extension Client {
   public func syncMode(of document: Document) -> SyncMode? {
     guard let session = documents[document.key], session.document === document else { return nil }
     return session.mode
+  }
+
+  /// Where `document` stands with the server now: its Watch stream, the outcome of its last
+  /// exchange, its unacknowledged changes (see ``DocumentSyncState``); nil when this client
+  /// does not hold it (or its sync stopped). For a view that appears after the events it
+  /// would have shown: read this first, then follow ``events()``.
+  public func syncState(of document: Document) async -> DocumentSyncState? {
+    guard let session = documents[document.key], session.document === document else { return nil }
+    return await session.syncState()
   }
 
   /// Whether a document with `key` is attached to this client.

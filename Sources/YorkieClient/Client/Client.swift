@@ -28,8 +28,10 @@ public actor Client {
   let options: ClientOptions
   /// The calls.
   let rpc: ClientRPC
-  /// Connection events.
-  let hub = EventHub<ClientEvent>()
+  /// Connection events (each also written to the log).
+  let hub: EventHub<ClientEvent>
+  /// The log (``ClientOptions/logLevel``, ``ClientOptions/logSink``).
+  let log: ClientLog
   /// Whether the client is activated.
   public private(set) var status: ClientStatus = .deactivated
   /// The ID the server gave this client (24 hex characters) while activated.
@@ -54,6 +56,12 @@ public actor Client {
     self.url = url
     self.key = options.key
     self.options = options
+    let log = ClientLog(level: options.logLevel, sink: options.logSink)
+    self.log = log
+    // Every event is logged where it is sent: the log tells what the app is told, in order.
+    var observer: (@Sendable (ClientEvent) -> Void)?
+    if log.level != .off { observer = { @Sendable event in log.record(event) } }
+    hub = EventHub(observer: observer)
     let tokens = AuthTokenStore(provider: options.authTokenProvider)
     var tokenProvider: ConnectTransport.TokenProvider?
     if options.authTokenProvider != nil {
@@ -63,7 +71,7 @@ public actor Client {
       baseURL: url, apiKey: options.apiKey, tokenProvider: tokenProvider,
       userAgent: options.userAgent,
       timeouts: ConnectTransport.Timeouts(request: options.timeouts.request, streamIdle: options.timeouts.streamIdle))
-    rpc = ClientRPC(transport: transport, tokens: tokens, events: hub)
+    rpc = ClientRPC(transport: transport, tokens: tokens, events: hub, log: log)
   }
 
   deinit {

@@ -31,12 +31,13 @@ public struct ClientTimeouts: Sendable, Hashable {
   }
 }
 
-/// How a ``Client`` connects: credentials, identity, timeouts and the retry policy.
+/// How a ``Client`` connects: credentials, identity, timeouts, the retry policy and the log.
 ///
 /// ```swift
 /// var options = ClientOptions(apiKey: "my-project-public-key")
 /// options.authTokenProvider = { reason in try await session.freshToken() }
 /// options.reconnect = ReconnectPolicy(base: 1, cap: 60)
+/// options.logLevel = .info                        // connection changes, retries, warnings
 /// let client = Client(URL(string: "https://yorkie.example.com")!, options: options)
 /// ```
 public struct ClientOptions: Sendable {
@@ -67,6 +68,12 @@ public struct ClientOptions: Sendable {
   /// Where documents are kept between launches: in memory by default, or in a directory
   /// (see ``DocumentStorage``).
   public var storage: DocumentStorage
+  /// How much the client writes to ``logSink``: ``ClientLogLevel/off`` (nothing, the
+  /// default), or a level and every more severe one (``ClientLogLevel/debug`` writes a line per
+  /// call). Lines never hold the auth token or the API key.
+  public var logLevel: ClientLogLevel
+  /// Where log lines go: standard error by default.
+  public var logSink: ClientLogSink
   /// The clock and random source of the retry loops: tests put their own here.
   package var environment: ClientEnvironment
 
@@ -76,9 +83,12 @@ public struct ClientOptions: Sendable {
     metadata: [String: String] = [:], timeouts: ClientTimeouts = ClientTimeouts(),
     reconnect: ReconnectPolicy = ReconnectPolicy(), channelHeartbeatInterval: TimeInterval = 5,
     userAgent: String = YorkieClientInfo.userAgent, lingerDelay: TimeInterval = 3,
-    storage: DocumentStorage = .memory
+    storage: DocumentStorage = .memory, logLevel: ClientLogLevel = .off,
+    logSink: @escaping ClientLogSink = ClientLogRecord.standardError
   ) {
     self.storage = storage
+    self.logLevel = logLevel
+    self.logSink = logSink
     self.apiKey = apiKey
     self.authTokenProvider = authTokenProvider
     self.key = key

@@ -14,10 +14,11 @@ package struct SystemClientClock: ClientClock {
   /// The real clock.
   package init() {}
 
-  /// Sleeps with `Task.sleep`.
+  /// Sleeps with `Task.sleep`. A delay beyond 10⁹ s (31 years; an app's timeout may be
+  /// that long, or infinite) sleeps 10⁹ s: nanoseconds of more would not fit a `UInt64`.
   package func sleep(for seconds: Double) async throws {
     guard seconds > 0 else { return try Task.checkCancellation() }
-    try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+    try await Task.sleep(nanoseconds: UInt64(min(seconds, 1e9) * 1_000_000_000))
   }
 }
 

@@ -14,8 +14,13 @@ package final class EventHub<Value: Sendable>: Sendable {
     var finished = false
   }
 
-  /// An empty hub.
-  package init() {}
+  /// Sees every value before the subscribers do (the client's log); nil for none.
+  private let observer: (@Sendable (Value) -> Void)?
+
+  /// An empty hub; `observer`, when given, sees every value sent, subscribed to or not.
+  package init(observer: (@Sendable (Value) -> Void)? = nil) {
+    self.observer = observer
+  }
 
   /// A new subscription; it ends when the hub finishes or the consumer stops.
   package func subscribe() -> AsyncStream<Value> {
@@ -39,6 +44,7 @@ package final class EventHub<Value: Sendable>: Sendable {
 
   /// Delivers `value` to every subscriber.
   package func send(_ value: Value) {
+    observer?(value)
     let continuations = state.withLock { Array($0.continuations.values) }
     for continuation in continuations { continuation.yield(value) }
   }

@@ -12,17 +12,37 @@ final class ClientRPC: Sendable {
   let tokens: AuthTokenStore
   /// Where auth errors are reported.
   let events: EventHub<ClientEvent>
+  /// Where each call is logged (debug).
+  let log: ClientLog
 
-  /// Calls through `transport`, with `tokens`, reporting to `events`.
-  init(transport: ConnectTransport, tokens: AuthTokenStore, events: EventHub<ClientEvent>) {
+  /// Calls through `transport`, with `tokens`, reporting to `events` and logging to `log`.
+  init(transport: ConnectTransport, tokens: AuthTokenStore, events: EventHub<ClientEvent>, log: ClientLog = .off) {
     self.transport = transport
     self.tokens = tokens
     self.events = events
+    self.log = log
   }
 
-  /// Calls the unary RPC `method`; see the type's description for the auth retry.
+  /// Calls the unary RPC `method`; see the type's description for the auth retry. Logs the
+  /// call at debug: method, `shardKey` (the document's, channel's or client's key), duration
+  /// and outcome.
   func call<Request: WireMessage, Response: WireMessage>(
     _ method: String, _ request: Request, shardKey: String, as type: Response.Type = Response.self
+  ) async throws -> Response {
+    let start = ContinuousClock.now
+    do {
+      let response: Response = try await callRefreshingToken(method, request, shardKey: shardKey)
+      log.call(method, key: shardKey, since: start, failure: nil)
+      return response
+    } catch {
+      log.call(method, key: shardKey, since: start, failure: error)
+      throw error
+    }
+  }
+
+  /// The call, retried once with a fresh token when the server refused the token.
+  private func callRefreshingToken<Request: WireMessage, Response: WireMessage>(
+    _ method: String, _ request: Request, shardKey: String
   ) async throws -> Response {
     do {
       return try await transport.unary(method, request, shardKey: shardKey)
@@ -42,6 +62,7 @@ final class ClientRPC: Sendable {
 
   /// Asks for a new token after `error` refused one; reports and throws when the provider fails.
   func refreshToken(after error: YorkieError, method: String) async throws {
+    log.info("\(method): the server refused the auth token (\(Self.authReason(error))); asking the token provider for a new one")
     do {
       _ = try await tokens.refresh(.tokenExpired(Self.authReason(error)))
     } catch is CancellationError {

@@ -30,7 +30,7 @@ extension DocumentSession {
     do {
       while try await pushPull(pushOnly: plan.pushOnly) {
         await resolveAcknowledgements()
-        events.send(.syncStatusChanged(document: key, .synced))
+        reportSync(.synced)
         if await document.status == .removed { break }
       }
     } catch {
@@ -51,7 +51,7 @@ extension DocumentSession {
     }
     for waiter in waiters { waiter.resume() }
     await resolveAcknowledgements()
-    events.send(.syncStatusChanged(document: key, .synced))
+    reportSync(.synced)
     if removed {
       // Another client removed the document; its status event already went out.
       halt(with: YorkieError(.documentRemoved, "document \(key) was removed"))
@@ -144,7 +144,7 @@ extension DocumentSession {
       _ = state.withLock { $0.loop.failed(plan) }
       return
     }
-    events.send(.syncStatusChanged(document: key, .syncFailed))
+    reportSync(.syncFailed)
     let retries = state.withLock { $0.loop.failed(plan) }
     if case .fatal(let remedy) = FailureKind(failure) {
       halt(StopNotice(resource: .documentSync(key), error: failure, remedy: remedy))

@@ -57,8 +57,13 @@ final class DocumentSession: Sendable {
     var requestWaiters: [Int: CheckedContinuation<Void, any Error>] = [:]
     /// Acknowledgement waiters by id, with the client sequence each waits for.
     var ackWaiters: [Int: AckWaiter] = [:]
-    /// Whether the Watch stream is initialized.
+    /// Whether the Watch stream is initialized (what the last
+    /// ``ClientEvent/connectionChanged(document:_:)`` said).
     var watchConnected = false
+    /// The outcome of the last exchange (what the last
+    /// ``ClientEvent/syncStatusChanged(document:_:)`` said; the attach's before the first);
+    /// nil while an unconfirmed attachment has had none.
+    var lastSync: DocumentSyncStatus?
     /// The next waiter id.
     var nextID = 0
     /// The running tasks.
@@ -76,6 +81,20 @@ final class DocumentSession: Sendable {
   struct AckWaiter: Sendable {
     var clientSeq: UInt32
     var continuation: CheckedContinuation<Void, any Error>
+    /// Ends a bounded wait with `timedOut`; nil for a wait without a bound.
+    var timer: Task<Void, Never>? = nil
+
+    /// Ends the wait (and its timer).
+    func resume() {
+      timer?.cancel()
+      continuation.resume()
+    }
+
+    /// Fails the wait with `error` (and ends its timer).
+    func resume(throwing error: any Error) {
+      timer?.cancel()
+      continuation.resume(throwing: error)
+    }
   }
 
   /// A session for `document`, attached as `documentID` by `clientID`; ``start()`` runs it.
@@ -96,7 +115,8 @@ final class DocumentSession: Sendable {
     self.environment = environment
     self.events = events
     self.onHalt = onHalt
-    state = Locked(State(loop: SyncLoopState(mode: mode), syncBackoff: ReconnectBackoff(policy: policy)))
+    state = Locked(State(
+      loop: SyncLoopState(mode: mode), syncBackoff: ReconnectBackoff(policy: policy), lastSync: unconfirmed ? nil : .synced))
   }
 
   /// The sync mode.
@@ -179,71 +199,6 @@ final class DocumentSession: Sendable {
     signal.notify()
   }
 
-  /// Pushes and pulls now, after any push-pull in flight; returns when it succeeded.
-  func sync() async throws {
-    let id: Int = state.withLock { state in
-      defer { state.nextID += 1 }
-      return state.nextID
-    }
-    try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-        let error: (any Error)? = state.withLock { state in
-          if let stopped = state.stopError { return stopped }
-          if Task.isCancelled { return CancellationError() }
-          state.requestWaiters[id] = continuation
-          state.loop.requests.append(id)
-          return nil
-        }
-        if let error { continuation.resume(throwing: error) } else { signal.notify() }
-      }
-    } onCancel: {
-      // The push-pull may already be on its way; the caller only stops waiting for it.
-      let waiter = state.withLock { $0.requestWaiters.removeValue(forKey: id) }
-      waiter?.resume(throwing: CancellationError())
-    }
-  }
-
-  /// Returns once the server acknowledged every local change up to `clientSeq`.
-  func waitForAcknowledgement(through clientSeq: UInt32) async throws {
-    if await document.checkpoint.clientSeq >= clientSeq { return }
-    let id: Int = state.withLock { state in
-      defer { state.nextID += 1 }
-      return state.nextID
-    }
-    try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-        let error: YorkieError? = state.withLock { state in
-          if let stopped = state.stopError { return stopped }
-          state.ackWaiters[id] = AckWaiter(clientSeq: clientSeq, continuation: continuation)
-          return nil
-        }
-        if let error { continuation.resume(throwing: error) }
-      }
-      // A push-pull may have finished between the check above and the registration.
-      await resolveAcknowledgements()
-    } onCancel: {
-      let waiter = state.withLock { $0.ackWaiters.removeValue(forKey: id) }
-      waiter?.continuation.resume(throwing: CancellationError())
-    }
-  }
-
-  /// Resumes the acknowledgement waiters that the document's checkpoint satisfies.
-  func resolveAcknowledgements() async {
-    let acknowledged = await document.checkpoint.clientSeq
-    let done: [AckWaiter] = state.withLock { state in
-      let ids = state.ackWaiters.filter { $0.value.clientSeq <= acknowledged }.map(\.key)
-      return ids.compactMap { state.ackWaiters.removeValue(forKey: $0) }
-    }
-    for waiter in done { waiter.continuation.resume() }
-  }
-
-  /// Returns once the Watch stream answered its first message or failed, or after `timeout`
-  /// seconds; at once in a mode without a stream.
-  func waitUntilWatchSettled(timeout: TimeInterval) async {
-    guard state.withLock({ $0.watchTask != nil && !$0.loop.stopped }) else { return }
-    await watchSettled.wait(timeout: timeout)
-  }
-
   /// Stops everything: later calls fail with `error`, the waiting ones too. With
   /// `awaitingInFlight`, a push-pull in flight completes first (detach, remove); otherwise
   /// it is cancelled (deactivate). Returns when every task ended.
@@ -272,16 +227,18 @@ final class DocumentSession: Sendable {
       var tasks: HaltedTasks
       var others: [Task<Void, Never>]
       var waiters: [CheckedContinuation<Void, any Error>]
+      var ackWaiters: [AckWaiter]
     }
     let taken: Taken = state.withLock { state in
       if state.stopError == nil { state.stopError = error }
       _ = state.loop.stop()
-      let waiters = Array(state.requestWaiters.values) + state.ackWaiters.values.map(\.continuation)
+      let waiters = Array(state.requestWaiters.values)
+      let ackWaiters = Array(state.ackWaiters.values)
       state.requestWaiters = [:]
       state.ackWaiters = [:]
       let taken = Taken(
         tasks: HaltedTasks(loop: state.loopTask, watch: state.watchTask),
-        others: [state.pollTask, state.retryTask].compactMap { $0 }, waiters: waiters)
+        others: [state.pollTask, state.retryTask].compactMap { $0 }, waiters: waiters, ackWaiters: ackWaiters)
       state.watchTask = nil
       state.pollTask = nil
       state.retryTask = nil
@@ -290,6 +247,7 @@ final class DocumentSession: Sendable {
     taken.tasks.watch?.cancel()
     for task in taken.others { task.cancel() }
     for waiter in taken.waiters { waiter.resume(throwing: error) }
+    for waiter in taken.ackWaiters { waiter.resume(throwing: error) }
     watchSettled.open()
     signal.notify()
     return taken.tasks
