@@ -116,6 +116,9 @@ actor PeerObserver {
     case .snapshot:
       flush()
       log.event(name, "◂ received a snapshot of the document")
+    case .overwritten(let notice):
+      flush()
+      log.event(name, "◂ \(log.name(of: notice.actorID)) replaced \(notice.path), losing this client's \(notice.lostContent.jsonString)")
     case .localChange, .statusChanged:
       flush()
     }

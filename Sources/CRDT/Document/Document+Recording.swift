@@ -49,6 +49,19 @@ extension Document {
     emit(events)
   }
 
+  /// Moves this replica's lamport clock past `lamport` (its own version vector entry with it);
+  /// nothing else changes. For a replica that attaches afresh as an actor whose earlier changes,
+  /// with lamports up to `lamport`, the server may hold but this replica never received (a
+  /// forgotten stored attachment): its next changes then issue tickets above theirs, never
+  /// equal ones. Does nothing when the clock is past `lamport` already.
+  package func advanceClock(past lamport: Int64) {
+    guard lamport > changeID.lamport else { return }
+    var vector = changeID.versionVector
+    vector.set(changeID.actorID, lamport)
+    changeID = ChangeID(
+      clientSeq: changeID.clientSeq, serverSeq: changeID.serverSeq, lamport: lamport, actorID: changeID.actorID, versionVector: vector)
+  }
+
   /// The replica's state now, as a base.
   private func currentBase() -> ReplicaBase {
     ReplicaBase(

@@ -66,15 +66,18 @@ extension Client {
       throw YorkieError(.documentAlreadyDetached, "document \"\(key)\" was attached and detached before: attach a new Document")
     }
     let store = try openStore()
-    if let store,
-      try await resumeStored(
+    var discarded: DiscardedAttachment?
+    if let store {
+      let outcome = try await resumeStored(
         document, store: store, clientID: clientID, initialPresence: initialPresence, syncMode: syncMode, initialRoot: initialRoot)
-    {
-      return
+      guard case .attachAfresh(let after) = outcome else { return }
+      discarded = after
     }
     let wasFresh = await document.isFresh
     do {
-      try await attachFresh(document, store: store, clientID: clientID, initialPresence: initialPresence, syncMode: syncMode, initialRoot: initialRoot)
+      try await attachFresh(
+        document, store: store, clientID: clientID, initialPresence: initialPresence, syncMode: syncMode, initialRoot: initialRoot,
+        after: discarded)
     } catch let error as YorkieError where identityAdopted && (error.code == .clientNotFound || error.code == .clientNotActivated) {
       // The stored identity is unknown to the server: activate anew, and attach again when
       // nothing of the document is lost by starting over.
@@ -89,12 +92,23 @@ extension Client {
   /// AttachDocument, then recording: the first base is the document with the server's answer
   /// applied (one snapshot, bound to the server's document). Changes made before the attach
   /// are stored with it, not before it: they were made before the client took the document.
+  ///
+  /// After a forgotten stored attachment of this client (`discarded`), the replica's clock
+  /// starts past that attachment's changes, and an attachment the server was not told of ends
+  /// first: edits made before the server answers (a deferred attach) then reach it whole.
   private func attachFresh(
     _ document: Document, store: (any DocumentStore)?, clientID: String, initialPresence: [String: JSONValue], syncMode: SyncMode,
-    initialRoot: [String: InitialValue]?
+    initialRoot: [String: InitialValue]?, after discarded: DiscardedAttachment? = nil
   ) async throws {
     let key = document.key
     try await document.setActor(ActorID(hex: clientID))
+    var unended = discarded?.unended
+    if let discarded {
+      await document.advanceClock(past: discarded.lamport)
+      if let earlier = unended, await detachOnServer(key, documentID: earlier.documentID, checkpoint: earlier.checkpoint, clientID: clientID) {
+        unended = nil
+      }
+    }
     try await document.update { _, presence in presence.set(initialPresence) }
     let pack = WireChangePack(try await document.createChangePack())
     let response: AttachDocumentResponse
@@ -103,7 +117,8 @@ extension Client {
     } catch {
       // Unreachable, with a directory: attached locally now, on the server when it answers.
       guard let store, FailureKind(error) == .retryable else { throw error }
-      try await attachDeferred(document, store: store, clientID: clientID, syncMode: syncMode, initialRoot: initialRoot)
+      let earlier = discarded.map { DiscardedAttachment(unended: unended, lamport: $0.lamport) }
+      try await attachDeferred(document, store: store, clientID: clientID, syncMode: syncMode, initialRoot: initialRoot, earlier: earlier)
       return
     }
     let recorder = store.map { StoreRecorder(store: $0, key: key, documentID: response.documentID, durability: options.storage.durability) }
@@ -138,13 +153,15 @@ extension Client {
   /// stored at once (unbound), marked attached, and its session attaches it on the server when
   /// it can (``DocumentSession/attachDeferred()``), with everything edited meanwhile.
   private func attachDeferred(
-    _ document: Document, store: any DocumentStore, clientID: String, syncMode: SyncMode, initialRoot: [String: InitialValue]?
+    _ document: Document, store: any DocumentStore, clientID: String, syncMode: SyncMode, initialRoot: [String: InitialValue]?,
+    earlier: DiscardedAttachment?
   ) async throws {
     let recorder = StoreRecorder(store: store, key: document.key, documentID: nil, durability: options.storage.durability)
     try await document.startRecording(with: recorder)
     await document.setStatus(.attached)
     let session = makeSession(
-      document, documentID: nil, clientID: clientID, syncMode: syncMode, recorder: recorder, unconfirmed: true, initialRoot: initialRoot)
+      document, documentID: nil, clientID: clientID, syncMode: syncMode, recorder: recorder, unconfirmed: true, initialRoot: initialRoot,
+      earlier: earlier)
     documents[document.key] = session
     await session.start()
   }

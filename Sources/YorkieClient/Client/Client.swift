@@ -116,6 +116,9 @@ public actor Client {
     if let damage = load?.damage {
       hub.send(.storeDamaged(StoreDamageNotice(document: nil, file: damage.file, reason: damage.reason)))
     }
+    if let tail = load?.tornTail {
+      hub.send(.storeDamaged(StoreDamageNotice(document: nil, file: tail.file, reason: tail.reason, kind: .tornTail)))
+    }
     if let identity = load?.identity, (try? ActorID(hex: identity.clientID)) != nil {
       id = identity.clientID
       identityAdopted = true

@@ -66,20 +66,38 @@ public struct StopNotice: Sendable, CustomStringConvertible {
   public var description: String { "\(resource) stopped: \(error.message) (\(remedy))" }
 }
 
-/// A file of the client's store that failed its checks when it was read: the store rolled back
-/// to the last good state (the server supplies what the rollback lost) and renamed the file
-/// with a `.damaged` suffix so that it is not tried again.
+/// What reading a file of the client's store found wrong, by ``kind``:
+///
+/// - ``Kind/damaged``: the file failed its checks (a checksum mismatch inside its records, a
+///   record that does not decode). The store rolled back to the last good state, renamed the
+///   file with a `.damaged` suffix so that it is not tried again, and the document is attached
+///   afresh (a ``ClientEvent/documentReset(_:)`` follows when it held unsent edits).
+/// - ``Kind/tornTail``: the file ended inside its last record, the normal trace of a crash or
+///   power loss during a write. The unfinished record was cut away and everything before it is
+///   used: the document resumes (no reset). Under per-update durability no update that had
+///   returned is lost this way (each is on disk before it returns); this is information.
 public struct StoreDamageNotice: Sendable, Hashable, CustomStringConvertible {
+  /// What was found.
+  public enum Kind: Sendable, Hashable {
+    /// The file failed its checks: it was set aside, and the state before it is used.
+    case damaged
+    /// The file's last record was unfinished: it was cut away, and the rest is used.
+    case tornTail
+  }
+
   /// The key of the document whose file it is; nil for the client's identity file.
   public var document: String?
-  /// The damaged file's path.
+  /// The file's path.
   public var file: String
-  /// What was wrong, such as a checksum mismatch at an offset.
+  /// What was wrong, such as a checksum mismatch at an offset, or where the tail was cut.
   public var reason: String
+  /// Damage, or only a torn tail.
+  public var kind: Kind = .damaged
 
-  /// `store file … of "doc" damaged: …`.
+  /// `store file … of "doc" damaged: …`, or `… had a torn tail: …`.
   public var description: String {
-    "store file \(file)\(document.map { " of \"\($0)\"" } ?? "") damaged: \(reason)"
+    let what = kind == .damaged ? "damaged" : "had a torn tail"
+    return "store file \(file)\(document.map { " of \"\($0)\"" } ?? "") \(what): \(reason)"
   }
 }
 
@@ -122,7 +140,8 @@ public enum ClientEvent: Sendable, CustomStringConvertible {
   /// The server refused the credentials even after a fresh token (or the token provider
   /// failed): `reason` is the server's message, `method` the call.
   case authError(reason: String, method: String)
-  /// A stored file failed its checks on load; the store rolled back (see the notice).
+  /// A stored file failed its checks on load and the store rolled back, or only its torn
+  /// tail was cut away (the notice's ``StoreDamageNotice/kind`` says which).
   case storeDamaged(StoreDamageNotice)
   /// A stored document could not be resumed and was attached afresh (see the notice).
   case documentReset(DocumentResetNotice)

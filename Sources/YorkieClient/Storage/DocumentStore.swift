@@ -9,7 +9,13 @@ import Foundation
 /// `durable` returns once it is on disk), and from time to time replaces everything with a new
 /// base (``replaceBase(_:with:entries:)``), which starts a new generation. ``load(_:)`` never
 /// returns anything half-written: a damaged newest generation is set aside and reported, and
-/// the previous one is used.
+/// the previous one is used; an unfinished last record (a crash during an append) is cut away
+/// and reported as a torn tail, and the records before it are used.
+///
+/// Before the client sends changes to the server it seals how far they go (``seal(_:_:)``),
+/// durably and apart from the generations: a generation that later reads back whole yet ends
+/// before the seal lost records the server may have (a file cut at a record boundary, a
+/// generation rolled back), which no checksum can tell.
 ///
 /// The implementation is ``FileDocumentStore`` (one folder per client identity); with
 /// `DocumentStorage.memory` (the default) a client has no store and records nothing.
@@ -27,7 +33,10 @@ package protocol DocumentStore: AnyObject, Sendable {
   /// also makes every earlier entry durable; no entries and `durable` only does that). Throws
   /// when nothing is stored for `key` (a base comes first).
   func append(_ key: String, _ entries: [Data], durable: Bool) throws
-  /// Forgets everything stored for `key`.
+  /// Records, durably, that changes of `key` up to `seal` are about to be sent to the server
+  /// (``load(_:)`` returns the last seal). Throws when nothing is stored for `key`.
+  func seal(_ key: String, _ seal: StoreSeal) throws
+  /// Forgets everything stored for `key` (its seal too).
   func remove(_ key: String) throws
   /// The keys of the documents stored.
   func storedKeys() throws -> [String]
@@ -43,8 +52,11 @@ package protocol DocumentStore: AnyObject, Sendable {
 package struct IdentityLoad: Sendable, Equatable {
   /// The identity stored last; nil when none is (or none reads back).
   package var identity: StoredIdentity?
-  /// The damage found in the identity's file, if any (the last good record is used).
+  /// The damage found in the identity's file, if any (the file is set aside).
   package var damage: StoreDamage?
+  /// The unfinished last record cut from the identity's file, if any (the last whole record
+  /// is used).
+  package var tornTail: StoreTornTail?
 }
 
 /// Why a ``DocumentStore`` call failed.

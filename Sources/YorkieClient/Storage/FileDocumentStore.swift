@@ -10,6 +10,7 @@ import Foundation
 /// <directory>/d-<key as hex UTF-8>/00000000000000000007.log        the current generation
 ///                                  00000000000000000006.log        the previous one
 ///                                  00000000000000000005.log.damaged set aside by a load
+///                                  seal.log                        how far sends went
 /// ```
 ///
 /// A generation's first record is its base, the others its entries (``StoreRecord``); every
@@ -21,7 +22,13 @@ import Foundation
 /// Loading reads the newest generation first. A file whose records fail their checksums, or
 /// whose first record is no base, is renamed `….damaged` and reported, and the previous
 /// generation is tried; an unfinished last record (the trace of a crash during an append) is cut
-/// away and reported, and the rest is used. A generation is written under a temporary name
+/// away and reported as a torn tail (information, not damage), and the rest is used.
+///
+/// `seal.log` holds a ``StoreSeal`` record per send that went further than the last one (the
+/// latest counts; it is rewritten with the latest alone every ``sealsPerFile`` records). It is
+/// a file of its own because the point of a seal is to outlive records lost from a generation.
+/// It costs a flush per push-pull that carries new changes, never one per update: what matters
+/// is what the server may have, and only a send gives it anything. A generation is written under a temporary name
 /// (`….log.new`) and renamed once flushed whole; a leftover temporary file (a crash while
 /// writing it) is deleted on load.
 ///
@@ -30,8 +37,8 @@ import Foundation
 package final class FileDocumentStore: DocumentStore {
   /// The folder holding one folder per document.
   package let directory: URL
-  /// The open generation of each document loaded or written since the store was made.
-  private let open = Locked<[String: Generation]>([:])
+  /// The open files of each document loaded or written since the store was made.
+  private let open = Locked<OpenFiles>(OpenFiles())
   /// The identity file, once read.
   private let identityLog = Locked<DurableLog?>(nil)
 
@@ -40,6 +47,28 @@ package final class FileDocumentStore: DocumentStore {
     var number: Int
     var log: DurableLog
   }
+
+  /// A document's seal file, its last seal, and how many records it holds.
+  private struct SealFile {
+    var log: DurableLog
+    var last: StoreSeal?
+    var records: Int
+  }
+
+  /// The open files, by document key.
+  private struct OpenFiles {
+    var generations: [String: Generation] = [:]
+    var seals: [String: SealFile] = [:]
+
+    /// Closes the files of `key`.
+    mutating func close(_ key: String) {
+      generations.removeValue(forKey: key)?.log.close()
+      seals.removeValue(forKey: key)?.log.close()
+    }
+  }
+
+  /// How many seal records a seal file holds before it is rewritten with the latest alone.
+  static let sealsPerFile = 64
 
   /// A store in `directory`, created if missing.
   package init(directory: URL) throws {
@@ -58,9 +87,8 @@ package final class FileDocumentStore: DocumentStore {
   /// Closes every open file (and releases its lock, so that another store may open the
   /// folder); a later call on a document opens its files again, through ``load(_:)``.
   package func close() {
-    open.withLock { generations in
-      for generation in generations.values { generation.log.close() }
-      generations = [:]
+    open.withLock { files in
+      for key in Array(files.generations.keys) + Array(files.seals.keys) { files.close(key) }
     }
     identityLog.withLock { log in
       log?.close()
@@ -84,10 +112,11 @@ package final class FileDocumentStore: DocumentStore {
       current = nil
       let url = directory.appendingPathComponent("identity.log")
       var damage: StoreDamage?
+      var tornTail: StoreTornTail?
       var records: [[UInt8]] = []
       do throws(StorageError) {
         let (log, recovery) = try DurableLog.open(at: url)
-        if let tail = recovery.tornTail { damage = StoreDamage(file: log.path, reason: tail.description) }
+        if let tail = recovery.tornTail { tornTail = StoreTornTail(file: log.path, reason: tail.description) }
         current = log
         records = recovery.records
       } catch {
@@ -103,7 +132,7 @@ package final class FileDocumentStore: DocumentStore {
         }
         identity = stored
       }
-      return IdentityLoad(identity: identity, damage: damage)
+      return IdentityLoad(identity: identity, damage: damage, tornTail: tornTail)
     }
   }
 
@@ -126,8 +155,8 @@ package final class FileDocumentStore: DocumentStore {
   }
 
   package func load(_ key: String) throws -> StoreLoad {
-    try open.withLock { (generations: inout [String: Generation]) throws -> StoreLoad in
-      generations.removeValue(forKey: key)?.log.close()
+    try open.withLock { (files: inout OpenFiles) throws -> StoreLoad in
+      files.close(key)
       var damages: [StoreDamage] = []
       // What a crash in the middle of writing a generation leaves: never complete, never used.
       for number in try generationNumbers(key, suffix: ".log.new") {
@@ -144,26 +173,29 @@ package final class FileDocumentStore: DocumentStore {
           continue
         }
         let (log, recovery) = opened
-        if let tail = recovery.tornTail {
-          damages.append(StoreDamage(file: log.path, reason: tail.description))
-        }
+        let document: StoredDocument
         do throws(StoreRecord.Malformed) {
-          let document = try Self.replay(recovery.records)
-          generations[key] = Generation(number: number, log: log)
-          return StoreLoad(document: document, damages: damages)
+          document = try Self.replay(recovery.records)
         } catch {
           log.close()
-          damages.append(setAside(url, file: log.path, reason: error.description))
+          let reason = recovery.tornTail.map { "\(error.description) (after a \($0))" } ?? error.description
+          damages.append(setAside(url, file: log.path, reason: reason))
+          continue
         }
+        files.generations[key] = Generation(number: number, log: log)
+        let tornTail = recovery.tornTail.map { StoreTornTail(file: log.path, reason: $0.description) }
+        var load = StoreLoad(document: document, damages: damages, tornTail: tornTail)
+        try openSeal(key, into: &files, for: &load)
+        return load
       }
       return StoreLoad(document: nil, damages: damages)
     }
   }
 
   package func replaceBase(_ key: String, with base: StoredDocument.Base, entries: [Data]) throws {
-    try open.withLock { generations in
+    try open.withLock { files in
       let existing = try generationNumbers(key)
-      let number = max(existing.last ?? 0, generations[key]?.number ?? 0) + 1
+      let number = max(existing.last ?? 0, files.generations[key]?.number ?? 0) + 1
       try FileManager.default.createDirectory(at: folderURL(key), withIntermediateDirectories: true)
       let records = [StoreRecord.base(base).encoded] + entries.map { StoreRecord.entry($0).encoded }
       // Written whole under a temporary name, then renamed: a generation file with a name is
@@ -182,8 +214,8 @@ package final class FileDocumentStore: DocumentStore {
       } catch {
         throw DocumentStoreError.storage("\(error)")
       }
-      generations.removeValue(forKey: key)?.log.close()
-      generations[key] = Generation(number: number, log: log)
+      files.generations.removeValue(forKey: key)?.log.close()
+      files.generations[key] = Generation(number: number, log: log)
       // The new generation is durable: all but the previous one may go.
       for old in existing where old < number - 1 {
         try? FileManager.default.removeItem(at: fileURL(key, old))
@@ -192,8 +224,8 @@ package final class FileDocumentStore: DocumentStore {
   }
 
   package func append(_ key: String, _ entries: [Data], durable: Bool) throws {
-    try open.withLock { generations in
-      guard let log = generations[key]?.log else { throw DocumentStoreError.noBase(key: key) }
+    try open.withLock { files in
+      guard let log = files.generations[key]?.log else { throw DocumentStoreError.noBase(key: key) }
       do {
         let position = try log.append(entries.map { StoreRecord.entry($0).encoded })
         if durable { try log.sync(through: position) }
@@ -203,9 +235,35 @@ package final class FileDocumentStore: DocumentStore {
     }
   }
 
+  package func seal(_ key: String, _ seal: StoreSeal) throws {
+    try open.withLock { files in
+      guard files.generations[key] != nil else { throw DocumentStoreError.noBase(key: key) }
+      do {
+        var file: SealFile
+        if let opened = files.seals[key] {
+          file = opened
+        } else {
+          file = SealFile(log: try DurableLog.open(at: sealURL(key)).0, last: nil, records: 0)
+        }
+        let record = StoreRecord.seal(seal).encoded
+        if file.records >= Self.sealsPerFile {
+          try file.log.rewrite(with: [record])
+          file.records = 1
+        } else {
+          try file.log.sync(through: try file.log.append([record]))
+          file.records += 1
+        }
+        file.last = seal
+        files.seals[key] = file
+      } catch {
+        throw DocumentStoreError.storage("\(error)")
+      }
+    }
+  }
+
   package func remove(_ key: String) throws {
-    try open.withLock { generations in
-      generations.removeValue(forKey: key)?.log.close()
+    try open.withLock { files in
+      files.close(key)
       let folder = folderURL(key)
       if FileManager.default.fileExists(atPath: folder.path) {
         do {
@@ -232,6 +290,32 @@ package final class FileDocumentStore: DocumentStore {
       entries.append(entry)
     }
     return StoredDocument(base: base, entries: entries)
+  }
+
+  /// Reads the seal file of `key`, if there is one, into `load` and keeps it open. A torn
+  /// tail there is a seal whose flush never returned, so whose send never happened: the last
+  /// whole record counts. A damaged file is set aside and reported: how far sends went is
+  /// unknown then, which the client treats as damage.
+  private func openSeal(_ key: String, into files: inout OpenFiles, for load: inout StoreLoad) throws {
+    let url = sealURL(key)
+    guard FileManager.default.fileExists(atPath: url.path) else { return }
+    do throws(StorageError) {
+      let (log, recovery) = try DurableLog.open(at: url)
+      var last: StoreSeal?
+      for payload in recovery.records {
+        guard case .seal(let seal)? = try? StoreRecord.decode(payload) else {
+          log.close()
+          load.damages.append(setAside(url, file: url.path, reason: "a record that is no seal"))
+          return
+        }
+        last = seal
+      }
+      load.seal = last
+      files.seals[key] = SealFile(log: log, last: last, records: recovery.records.count)
+    } catch {
+      guard case .corrupt(let file, let offset, let reason) = error else { throw DocumentStoreError.storage("\(error)") }
+      load.damages.append(setAside(url, file: file, reason: "\(reason) at offset \(offset)"))
+    }
   }
 
   /// Renames a damaged generation so that no load tries it again, and says so.
@@ -274,6 +358,11 @@ package final class FileDocumentStore: DocumentStore {
   /// The folder of `key`: its UTF-8 bytes in hex, so that any key is a safe, distinct name.
   private func folderURL(_ key: String) -> URL {
     directory.appendingPathComponent("d-" + key.utf8.map { String(format: "%02x", $0) }.joined(), isDirectory: true)
+  }
+
+  /// The seal file of `key`.
+  private func sealURL(_ key: String) -> URL {
+    folderURL(key).appendingPathComponent("seal.log")
   }
 
   /// The file of generation `number` of `key`.

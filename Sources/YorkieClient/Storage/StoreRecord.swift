@@ -11,7 +11,8 @@ import Foundation
 ///   (u32) and that many (12-byte actor, i64 lamport); the snapshot (the rest of the payload);
 /// - entry (2): the entry's bytes (the rest of the payload);
 /// - identity (3): a flag (u8: 0 none, 1 one follows); client key length (u32) and UTF-8
-///   bytes; client ID length (u32) and UTF-8 bytes. Only in a store's identity file.
+///   bytes; client ID length (u32) and UTF-8 bytes. Only in a store's identity file;
+/// - seal (4): clientSeq (u32); lamport (i64). Only in a document's seal file.
 ///
 /// The log checks every record's CRC-32C; a record that passes it yet does not decode here is
 /// damage all the same (``decode(_:)`` throws, naming what is wrong).
@@ -19,6 +20,7 @@ enum StoreRecord: Equatable {
   case base(StoredDocument.Base)
   case entry(Data)
   case identity(StoredIdentity?)
+  case seal(StoreSeal)
 
   /// Why a payload does not decode.
   struct Malformed: Error, CustomStringConvertible {
@@ -64,6 +66,10 @@ enum StoreRecord: Equatable {
         writer.integer(UInt32(bytes.count))
         writer.bytes(bytes)
       }
+    case .seal(let seal):
+      writer.byte(4)
+      writer.integer(seal.clientSeq)
+      writer.integer(UInt64(bitPattern: seal.lamport))
     }
     return writer.output
   }
@@ -120,6 +126,11 @@ enum StoreRecord: Equatable {
       case let flag:
         throw Malformed(description: "identity flag \(flag) (0 or 1 expected)")
       }
+    case 4:
+      let clientSeq = try reader.uint32("seal clientSeq")
+      let lamport = Int64(bitPattern: try reader.uint64("seal lamport"))
+      guard reader.remaining == 0 else { throw Malformed(description: "\(reader.remaining) bytes after a seal") }
+      return .seal(StoreSeal(clientSeq: clientSeq, lamport: lamport))
     case let kind:
       throw Malformed(description: "unknown record kind \(kind)")
     }

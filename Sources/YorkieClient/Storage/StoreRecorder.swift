@@ -32,6 +32,8 @@ final class StoreRecorder: ReplicaRecorder {
     /// Bytes of the base's snapshot, and of the entries since.
     var baseBytes = 0
     var entryBytes = 0
+    /// The last seal stored (see ``seal(sending:)``).
+    var sealed: StoreSeal?
     /// Whether an entry was appended since the last flush.
     var unflushed = false
     /// The flush a batching window scheduled.
@@ -56,10 +58,13 @@ final class StoreRecorder: ReplicaRecorder {
     state.withLock { $0.documentID = documentID }
   }
 
-  /// A recorder that goes on with the generation `stored` was loaded from.
-  convenience init(continuing stored: StoredDocument, store: any DocumentStore, key: String, durability: DocumentStorage.Durability) {
+  /// A recorder that goes on with the generation `stored` was loaded from, and its `seal`.
+  convenience init(
+    continuing stored: StoredDocument, seal: StoreSeal?, store: any DocumentStore, key: String, durability: DocumentStorage.Durability
+  ) {
     self.init(store: store, key: key, documentID: stored.base.documentID, durability: durability)
     state.withLock { state in
+      state.sealed = seal
       state.baseBytes = stored.base.replica.snapshot.count
       state.entryBytes = stored.entries.reduce(0) { $0 + $1.count }
     }
@@ -102,6 +107,26 @@ final class StoreRecorder: ReplicaRecorder {
       guard state.unflushed, !state.stopped else { return }
       try storing("the document store could not write \"\(key)\"") { try store.append(key, [], durable: true) }
       state.unflushed = false
+    }
+  }
+
+  /// Seals `changes` as sent, durably, before they are (the sync loop calls it with every
+  /// pack it sends, after ``flush()``): when their last client sequence is past the last seal,
+  /// a seal record goes to the store (``DocumentStore/seal(_:_:)``). A later load whose
+  /// changes end before the seal went back and is not resumed as is.
+  ///
+  /// The cost: a small write and a flush per push-pull that carries changes not sent before
+  /// (none per update, none for a retry of the same changes, none offline). Per update it
+  /// would double the flushes of per-update durability (`client-bench store_update`); only a
+  /// send can give the server anything, so sealing at the send is as safe.
+  func seal(sending changes: [Change]) throws {
+    guard let last = changes.last else { return }
+    let lamport = changes.reduce(last.id.lamport) { max($0, $1.id.lamport) }
+    try state.withLock { state in
+      guard !state.stopped, last.id.clientSeq > state.sealed?.clientSeq ?? 0 else { return }
+      let seal = StoreSeal(clientSeq: last.id.clientSeq, lamport: max(lamport, state.sealed?.lamport ?? 0))
+      try storing("the document store could not write \"\(key)\"") { try store.seal(key, seal) }
+      state.sealed = seal
     }
   }
 

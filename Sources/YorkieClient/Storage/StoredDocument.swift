@@ -65,12 +65,59 @@ package struct StoreDamage: Sendable, Equatable, CustomStringConvertible {
   package var description: String { "\(file): \(reason)" }
 }
 
-/// The outcome of ``DocumentStore/load(_:)``: the newest good state, if any, and the damaged
-/// generations passed over to find it (newest first).
+/// An unfinished last record cut away from the end of a file: the normal trace of a crash or
+/// a power loss during an append, not damage. The records before it read back whole and are
+/// used; what was cut had not been made durable (a durable append is flushed before it
+/// returns), so no update that returned under per-update durability is in it.
+package struct StoreTornTail: Sendable, Equatable, CustomStringConvertible {
+  /// The file whose tail was cut.
+  package var file: String
+  /// What was cut, such as `torn tail at offset 1234: 17 bytes dropped (…)`.
+  package var reason: String
+
+  /// `"<file>: <reason>"`.
+  package var description: String { "\(file): \(reason)" }
+}
+
+/// The outcome of ``DocumentStore/load(_:)``: the newest good state, if any, the damaged
+/// generations passed over to find it (newest first), and the torn tail cut from the
+/// generation used.
 package struct StoreLoad: Sendable, Equatable {
   /// The newest generation that read back whole, with its pending changes; nil when nothing
   /// usable is stored.
   package var document: StoredDocument?
   /// The generations found damaged and set aside.
   package var damages: [StoreDamage]
+  /// The unfinished last record cut from ``document``'s generation, if there was one
+  /// (information: the document is whole without it).
+  package var tornTail: StoreTornTail?
+  /// The last client sequence this client sent the server for the stored attachment (see
+  /// ``DocumentStore/seal(_:_:)``); nil when it sent none.
+  package var seal: StoreSeal?
+
+  /// A load with the given parts.
+  package init(document: StoredDocument?, damages: [StoreDamage], tornTail: StoreTornTail? = nil, seal: StoreSeal? = nil) {
+    self.document = document
+    self.damages = damages
+    self.tornTail = tornTail
+    self.seal = seal
+  }
+}
+
+/// How far a stored attachment reached the server: the client sequence and the lamport of the
+/// last change this client sent for it. Kept apart from the generations (see
+/// ``DocumentStore/seal(_:_:)``), so that a generation that lost records the server may have
+/// (cut at a record boundary, rolled back) is told from a whole one: its last change comes
+/// before the seal.
+package struct StoreSeal: Sendable, Equatable {
+  /// The client sequence of the last change sent.
+  package var clientSeq: UInt32
+  /// Its lamport (every change this client sent has one at most this high).
+  package var lamport: Int64
+
+  /// A seal with the given parts.
+  package init(clientSeq: UInt32, lamport: Int64) {
+    self.clientSeq = clientSeq
+    self.lamport = lamport
+  }
 }

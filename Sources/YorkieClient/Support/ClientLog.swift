@@ -109,7 +109,9 @@ struct ClientLog: Sendable {
   static func level(of event: ClientEvent) -> ClientLogLevel {
     switch event {
     case .syncStatusChanged(_, .synced): return .debug
-    case .syncStatusChanged(_, .syncFailed), .connectionChanged, .statusChanged, .retrying: return .info
+    case .syncStatusChanged(_, .syncFailed), .connectionChanged, .statusChanged, .retrying, .channelAttached: return .info
+    // A torn tail is the normal trace of a crash: information, the records before it resume.
+    case .storeDamaged(let notice) where notice.kind == .tornTail: return .info
     case .stopped, .authError, .storeDamaged, .documentReset: return .warning
     }
   }

@@ -67,7 +67,8 @@ extension DocumentSession {
     try recorder?.flush()
     guard let documentID else {
       try await attachDeferred()
-      return false
+      // After an earlier attachment the changes follow the attach (see attachDeferred).
+      return followsEarlier ? await document.hasLocalChanges : false
     }
     var pack = try await document.createChangePack()
     let left = pack.changes.count - Self.maxChangesPerPush
@@ -76,6 +77,7 @@ extension DocumentSession {
       pack.changes = Array(pack.changes.prefix(Self.maxChangesPerPush))
       pack.checkpoint.clientSeq -= UInt32(left)
     }
+    try recorder?.seal(sending: pack.changes)
     let request = PushPullChangesRequest(
       clientID: clientID, documentID: documentID, changePack: WireChangePack(pack), pushOnly: pushOnly)
     let response: PushPullChangesResponse = try await rpc.call("PushPullChanges", request, shardKey: key)
@@ -115,8 +117,26 @@ extension DocumentSession {
   /// far travel with it), then what ``Client/attach(_:initialPresence:syncMode:initialRoot:)``
   /// does after the answer: the initial keys, a base bound to the server's document, the
   /// Watch stream.
+  ///
+  /// An earlier attachment of this client to the document that the server was not told of
+  /// (see ``Client/DiscardedAttachment``) is ended first: the server refuses a second one. After
+  /// an earlier attachment, the AttachDocument carries no change: the server leaves out of its
+  /// answer this client's changes up to the client sequences pushed with it (never echoed),
+  /// which would be the earlier attachment's changes, never received here; the edits go in the
+  /// push-pull that follows.
   func attachDeferred() async throws {
-    let sent = try await document.createChangePack()
+    if let earlier = unended.withLock({ $0 }) {
+      let answered = await Client.detachOnServer(
+        key, documentID: earlier.documentID, checkpoint: earlier.checkpoint, clientID: clientID, rpc: rpc)
+      guard answered else { throw YorkieError(.unavailable, "DetachDocument of the earlier attachment: the server is unreachable") }
+      unended.withLock { $0 = nil }
+    }
+    var sent = try await document.createChangePack()
+    if followsEarlier {
+      sent.changes = []
+      sent.checkpoint.clientSeq = 0
+    }
+    try recorder?.seal(sending: sent.changes)
     let response: AttachDocumentResponse = try await rpc.call(
       "AttachDocument", AttachDocumentRequest(clientID: clientID, changePack: WireChangePack(sent)), shardKey: key)
     let model = try Self.answeredPack(response.changePack, of: "AttachDocument")

@@ -42,6 +42,12 @@ final class DocumentSession: Sendable {
   let onHalt: @Sendable (DocumentSession) -> Void
   /// Keeps the document's history in the client's store; nil without one.
   let recorder: StoreRecorder?
+  /// An earlier attachment of this client that the deferred attach ends first (see
+  /// ``attachDeferred()``); nil once it is ended.
+  let unended: Locked<Client.UnendedAttachment?>
+  /// Whether the deferred attach follows a forgotten attachment of this client to the document
+  /// (see ``attachDeferred()``).
+  let followsEarlier: Bool
   /// Whether the attachment is not confirmed by this client yet (resumed from the store, or
   /// attached while the server was unreachable): until its first push-pull succeeds, the
   /// server may no longer know it (see ``needsRecovery``).
@@ -101,10 +107,12 @@ final class DocumentSession: Sendable {
   init(
     document: Document, documentID: String?, clientID: String, mode: SyncMode, rpc: ClientRPC,
     policy: ReconnectPolicy, environment: ClientEnvironment, events: EventHub<ClientEvent>,
-    recorder: StoreRecorder?, unconfirmed: Bool, initialRoot: [String: InitialValue]? = nil,
+    recorder: StoreRecorder?, unconfirmed: Bool, initialRoot: [String: InitialValue]? = nil, earlier: Client.DiscardedAttachment? = nil,
     onHalt: @escaping @Sendable (DocumentSession) -> Void
   ) {
     self.binding = Locked(documentID)
+    self.unended = Locked(earlier?.unended)
+    self.followsEarlier = earlier != nil
     self.initialRoot = initialRoot
     self.recorder = recorder
     self.unconfirmed = unconfirmed
