@@ -20,8 +20,11 @@ final class NoteEditorModel {
   private(set) var body = ""
   /// The body's runs, for a styled rendering.
   private(set) var bodySpans: [TextSpan] = []
-  /// Where the caret is in the body (UTF-16 offset).
-  private(set) var caret = 0
+  /// Where the caret is in the body, in UTF-16 code units: what a text view takes.
+  private(set) var caretOffset = 0
+  /// The caret as the document knows it: a position that stays between the same characters
+  /// while others edit the body (an offset kept across a remote edit would not).
+  private var caret: TextPosition?
   /// The tags, in order.
   private(set) var tags: [String] = []
   /// The remote changes seen so far, described.
@@ -67,12 +70,13 @@ final class NoteEditorModel {
   /// Types `text` at the caret and moves the caret after it. The caret is main-actor state: a
   /// copy goes into the update, and the new caret comes back as the update's result.
   func type(_ text: String) async throws {
-    let at = caret
-    caret = try await document.update { root, presence in
-      guard let body = root.text("body") else { return at }
+    let caret = self.caret
+    self.caret = try await document.update { root, presence in
+      guard let body = root.text("body") else { return caret }
+      let at = try caret.map { try body.posRangeToIndexRange(($0, $0)).0 } ?? 0
       let (end, _) = try body.edit(at, at, text)
       presence.set(["caret": JSONValue(end)])
-      return end
+      return try body.indexRangeToPosRange((end, end)).0
     }
     await refresh()
   }
@@ -106,7 +110,12 @@ final class NoteEditorModel {
     let text = value["body"]?.textValue
     body = text?.string ?? ""
     bodySpans = text?.spans ?? []
-    caret = min(caret, text?.length ?? 0)
+    // Where the caret is now, after whatever others did: an update that changes nothing
+    // records nothing, it only reads.
+    let caret = self.caret
+    caretOffset = (try? await document.update { root, _ in
+      try caret.flatMap { try root.text("body")?.posRangeToIndexRange(($0, $0)).0 }
+    }) ?? 0
   }
 }
 
@@ -131,9 +140,9 @@ struct MainActorUsageTests {
     #expect(model.body == "")
 
     try await model.type("milk")
-    #expect(model.caret == 4)
+    #expect(model.caretOffset == 4)
     try await model.type(" and eggs")
-    #expect(model.caret == 13)
+    #expect(model.caretOffset == 13)
     #expect(model.body == "milk and eggs")
 
     let length = try await model.embolden(0..<4)
@@ -165,6 +174,26 @@ struct MainActorUsageTests {
 
     #expect(await eventually { model.title == "Final" && model.body == "Hello" })
     #expect(model.remoteLog == [#"remoteChange(actor …000002, 2 ops, seq 1, "retitle")"#])
+    model.stop()
+  }
+
+  @Test("the caret keeps its place between the same characters after a remote edit before it")
+  func caretFollowsRemoteEdits() async throws {
+    let (local, remote) = await makeReplicas(key: "note")
+    let model = NoteEditorModel(document: local)
+    try await model.setUp(title: "Draft")
+    try await model.type("milk")
+    try await crossSync(local, remote)
+    await model.start()
+
+    try await remote.update { root, _ in try root.text("body")?.edit(0, 0, "fresh ") }
+    try await crossSync(local, remote)
+    #expect(await eventually { model.body == "fresh milk" && model.handledEvents == 1 })
+    #expect(model.caretOffset == 10)
+
+    try await model.type(" and eggs")
+    #expect(model.body == "fresh milk and eggs")
+    #expect(model.caretOffset == 19)
     model.stop()
   }
 
