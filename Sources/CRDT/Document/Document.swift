@@ -267,6 +267,12 @@ public actor Document {
     attachmentEnding = reason
     setStatus(removed ? .removed : .detached)
   }
+
+  /// Accepts edits again after ``endAttachment(_:removed:)``: a client attaches the document
+  /// anew (one whose earlier attachment never reached a server), and its edits will sync.
+  package func reopenForAttach() {
+    attachmentEnding = nil
+  }
   // MARK: - Events
 
   /// A stream of everything that happens to this document, in order. Each call makes a new

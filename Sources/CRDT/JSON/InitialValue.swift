@@ -99,13 +99,17 @@ extension Document {
   /// Sets, in one update (keys in order), the members of `initialRoot` the root lacks: what a
   /// client's attach does with its `initialRoot` once the server's content is in. Nothing for
   /// nil or empty, or when every key is present. Invalid input (a key with a dot, a NaN)
-  /// throws and sets nothing.
-  package func setMissingKeys(_ initialRoot: [String: InitialValue]?) throws {
-    guard let initialRoot, !initialRoot.isEmpty else { return }
-    try update { root, _ in
+  /// throws and sets nothing. Returns whether it set any key.
+  @discardableResult
+  package func setMissingKeys(_ initialRoot: [String: InitialValue]?) throws -> Bool {
+    guard let initialRoot, !initialRoot.isEmpty else { return false }
+    return try update { root, _ in
+      var setAny = false
       for (name, value) in initialRoot.sorted(by: { $0.key < $1.key }) where !root.has(name) {
         try root.setInitial(name, value)
+        setAny = true
       }
+      return setAny
     }
   }
 

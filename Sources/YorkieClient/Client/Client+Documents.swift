@@ -65,6 +65,9 @@ extension Client {
     if await document.checkpoint != .initial {
       throw YorkieError(.documentAlreadyDetached, "document \"\(key)\" was attached and detached before: attach a new Document")
     }
+    // An earlier attachment that never reached the server (deferred, then detached) left the
+    // document refusing edits; this attachment will sync them.
+    await document.reopenForAttach()
     let store = try openStore()
     var discarded: DiscardedAttachment?
     if let store {
@@ -122,6 +125,7 @@ extension Client {
       return
     }
     let recorder = store.map { StoreRecorder(store: $0, key: key, documentID: response.documentID, durability: options.storage.durability) }
+    var shapeSet = false
     do {
       guard let answer = response.changePack else {
         throw YorkieError(.invalidWireData, "AttachDocument: the answer has no change pack", field: "changePack")
@@ -131,7 +135,7 @@ extension Client {
       guard status == .activated, id == clientID else {
         throw YorkieError(.clientNotActivated, "the client was deactivated while \"\(key)\" was being attached")
       }
-      try await document.setMissingKeys(initialRoot)
+      shapeSet = try await document.setMissingKeys(initialRoot)
       if let recorder { try await document.startRecording(with: recorder) }
     } catch {
       // The server attached the document, the client could not take it: end the attachment
@@ -146,6 +150,12 @@ extension Client {
     let session = makeSession(document, documentID: response.documentID, clientID: clientID, syncMode: syncMode, recorder: recorder, unconfirmed: false)
     documents[key] = session
     await session.start()
+    if shapeSet && syncMode.pushesAtOnce {
+      // The keys `initialRoot` set reach the server before the attach returns, so that a
+      // client attaching after this one returned finds them and sets none of its own. A push
+      // that fails here is retried as any other; the attach does not fail for it.
+      try? await session.waitForAcknowledgement(through: await document.lastLocalClientSeq, timeout: options.timeouts.request)
+    }
     await session.waitUntilWatchSettled(timeout: options.timeouts.request)
   }
 

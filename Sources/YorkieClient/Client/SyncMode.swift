@@ -17,6 +17,14 @@ public enum SyncMode: Sendable, Hashable {
   /// long-lived connections.
   case polling(interval: TimeInterval)
 
+  /// Whether the mode pushes a local change as soon as it is made.
+  var pushesAtOnce: Bool {
+    switch self {
+    case .realtime, .realtimePushOnly: return true
+    case .realtimeSyncOff, .manual, .polling: return false
+    }
+  }
+
   /// Whether the mode keeps a Watch stream open.
   var watches: Bool {
     switch self {

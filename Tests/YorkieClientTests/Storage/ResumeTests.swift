@@ -518,7 +518,13 @@ struct ResumeTests {
       let doc = Document(key: "exclusive-doc")
       try await second.attach(doc)
       try await second.deactivate()
-      try await doc.update { root, _ in root["after"] = "deactivate" }
+      // Its attachment ended: an edit would reach no one, and is refused (nothing recorded).
+      do {
+        try await doc.update { root, _ in root["after"] = "deactivate" }
+        Issue.record("an update after deactivate was applied")
+      } catch let error as YorkieError {
+        #expect(error.code == .documentDetached)
+      }
     }
   }
 
