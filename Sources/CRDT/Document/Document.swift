@@ -156,7 +156,9 @@ public actor Document {
       changeID = context.nextID
     }
     let hasOperations = !change.operations.isEmpty
-    if hasOperations { editLog.record(change) }
+    if hasOperations, let first = context.firstEdited {
+      editLog.record(lamport: change.id.lamport, first: first.createdAt, later: context.laterEdited)
+    }
     let (author, clientSeq) = (change.id.actorID, change.id.clientSeq)
     localChanges.append(consume change)
     var events: [DocEvent] = []

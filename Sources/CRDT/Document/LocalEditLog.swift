@@ -23,8 +23,20 @@ struct LocalEditLog {
   /// replica at that or more has seen every logged edit, and nothing needs checking.
   var newestLamport: Int64 { lamports.last ?? 0 }
 
+  /// Logs the containers an update edited (``UpdateContext/firstEdited`` and the others): the
+  /// path every local update takes, which never iterates its operations.
+  mutating func record(lamport: Int64, first: TimeTicket, later: [TimeTicket]) {
+    lamports.append(lamport)
+    targets.append(first)
+    for target in later {
+      lamports.append(lamport)
+      targets.append(target)
+    }
+    trim()
+  }
+
   /// Logs the containers `change`'s operations edited (each operation's parent; a run of
-  /// operations on one container is one entry).
+  /// operations on one container is one entry): for changes replayed or renamed, not made here.
   mutating func record(_ change: Change) {
     let lamport = change.id.lamport
     for operation in change.operations {
@@ -33,10 +45,14 @@ struct LocalEditLog {
       lamports.append(lamport)
       targets.append(target)
     }
-    if lamports.count > 2 * Self.capacity {
-      lamports.removeFirst(lamports.count - Self.capacity)
-      targets.removeFirst(targets.count - Self.capacity)
-    }
+    trim()
+  }
+
+  /// Past twice the capacity, drops the oldest entries down to the capacity.
+  private mutating func trim() {
+    guard lamports.count > 2 * Self.capacity else { return }
+    lamports.removeFirst(lamports.count - Self.capacity)
+    targets.removeFirst(targets.count - Self.capacity)
   }
 
   /// Drops the entries every replica has seen (lamport `lamport` and before).

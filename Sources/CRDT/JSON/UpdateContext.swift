@@ -15,6 +15,12 @@ package final class UpdateContext {
   /// Every operation (the first included) once there are two or more.
   @exclusivity(unchecked) private var operations = OperationList.Builder()
   @exclusivity(unchecked) package private(set) var infos: [OperationInfo] = []
+  /// The containers this update's operations edited, a run on one container once: the first
+  /// inline (a keystroke's update edits one text and allocates nothing for this), the others
+  /// in order. What the document's ``LocalEditLog`` keeps.
+  @exclusivity(unchecked) package private(set) var firstEdited: CRDTElement?
+  @exclusivity(unchecked) package private(set) var laterEdited: [TimeTicket] = []
+  @exclusivity(unchecked) private var lastEdited: CRDTElement?
   /// False once the update has returned: proxies refuse to work after that.
   @exclusivity(unchecked) package var isActive = true
   /// The first error a non-throwing setter met; `update` throws it and rolls back.
@@ -47,7 +53,16 @@ package final class UpdateContext {
       throw error
     }
     if wantsInfo { infos.append(contentsOf: result) }
+    noteEdited(target)
     record(operation)
+  }
+
+  /// Notes that an operation edited `container` (see ``firstEdited``): a pointer comparison
+  /// when the update keeps editing one container.
+  @inline(__always) private func noteEdited(_ container: CRDTElement) {
+    if container === lastEdited { return }
+    lastEdited = container
+    if firstEdited == nil { firstEdited = container } else { laterEdited.append(container.createdAt) }
   }
 
   /// Sets a fresh primitive under `key` in `object` and records the Set: what ``push(_:target:)``
@@ -55,6 +70,7 @@ package final class UpdateContext {
   @inline(__always) package func pushSet(_ object: CRDTObject, _ key: String, _ element: CRDTPrimitive) throws(YorkieError) {
     let result = try Operation.applySet(object, key, element, executedAt: element.createdAt, root: root, journal: journal, wantsInfo: wantsInfo)
     if wantsInfo { infos.append(contentsOf: result) }
+    noteEdited(object)
     record(.set(parentCreatedAt: object.createdAt, key: key, value: OperationValue(adopting: element), executedAt: element.createdAt), knownOther: true)
   }
 
@@ -65,6 +81,7 @@ package final class UpdateContext {
     let result = Operation.applyAdd(array, element, after: anchor, executedAt: element.createdAt, anchorHint: anchorHint,
                                     root: root, journal: journal, wantsInfo: wantsInfo)
     if wantsInfo { infos.append(contentsOf: result) }
+    noteEdited(array)
     record(.add(parentCreatedAt: array.createdAt, previousCreatedAt: anchor, value: OperationValue(adopting: element), executedAt: element.createdAt), knownOther: true)
   }
 
@@ -72,6 +89,7 @@ package final class UpdateContext {
   @inline(__always) package func pushIncrease(_ counter: CRDTCounter, by delta: Int64, operand: PrimitiveValue) {
     let result = Operation.applyIncrease(counter, by: delta, operand: operand, root: root, journal: journal, wantsInfo: wantsInfo)
     if wantsInfo { infos.append(contentsOf: result) }
+    noteEdited(counter)
     record(.increase(parentCreatedAt: counter.createdAt, value: operand, executedAt: issueTicket()), knownOther: true)
   }
 
@@ -90,6 +108,7 @@ package final class UpdateContext {
       throw error
     }
     if wantsInfo { infos.append(contentsOf: result) }
+    noteEdited(text)
     if operationCount == 0 {
       record(.edit(parentCreatedAt: text.createdAt, from: from, to: to, content: content, attributes: attributes, executedAt: ticket))
     } else {
