@@ -45,14 +45,19 @@ actor Participant {
     log.register(id: id, as: name)
     await observer.listen(to: client)
     await observer.watch(document)
+    let events = await document.events()
     try await client.attach(
       document, initialPresence: ["name": .string(name), "color": .string(role.color), "cursor": 0],
       syncMode: .realtime, initialRoot: Shape.initialRoot)
-    // The attach set the keys the document lacked, in a change of this client's: the version
-    // vector names this client once it made a change with operations.
-    let me = await document.actorID
-    let createdShape = await document.versionVector[me] != nil
+    // The attach set the keys the document lacked in a local change, before it marked the
+    // document attached: the events up to that mark say whether this client made the shape.
+    var createdShape = false
+    for await event in events {
+      if case .localChange(let change) = event, change.operations.contains(where: { $0.type == .set }) { createdShape = true }
+      if event == .statusChanged(.attached) { break }
+    }
     try await client.waitUntilAcknowledged(document)
+    let me = await document.actorID
     let peers = await document.presences.filter { $0.actorID != me }.map { log.name(of: $0.actorID) }.sorted()
     let shape = createdShape ? "created the shape" : "found the shape in place"
     log.event(name, "activated, attached as …\(me.hex.suffix(6)) · \(shape) · peers online: \(peers.isEmpty ? "none" : peers.joined(separator: ", "))")
