@@ -70,13 +70,9 @@ extension DocumentSession {
       // After an earlier attachment the changes follow the attach (see attachDeferred).
       return followsEarlier ? await document.hasLocalChanges : false
     }
-    var pack = try await document.createChangePack()
-    let left = pack.changes.count - Self.maxChangesPerPush
-    if left > 0 {
-      // A copy of the first changes only (removing the rest would copy the whole backlog first).
-      pack.changes = Array(pack.changes.prefix(Self.maxChangesPerPush))
-      pack.checkpoint.clientSeq -= UInt32(left)
-    }
+    // A pack that leaves changes out claims only what they had seen (see createChangePack(atMost:)).
+    let limited = try await document.createChangePack(atMost: Self.maxChangesPerPush)
+    let pack = limited.pack
     try recorder?.seal(sending: pack.changes)
     let request = PushPullChangesRequest(
       clientID: clientID, documentID: documentID, changePack: WireChangePack(pack), pushOnly: pushOnly)
@@ -85,7 +81,7 @@ extension DocumentSession {
     try Self.checkAcknowledgement(model.checkpoint, sent: pack.checkpoint)
     try Task.checkCancellation()
     try await document.applyChangePack(model)
-    return left > 0
+    return limited.leftOut > 0
   }
 
   /// The model of the change pack a `method` answer carries; a missing or malformed pack is
