@@ -211,6 +211,14 @@ public actor Client {
       await recover(session)
       return
     }
+    if session.awaitsReattach {
+      // Kept as the document's session: ``detach(_:)`` ends the attachment on the server and
+      // ``reattach(_:)`` attaches afresh. (Either may have run already.)
+      if documents[session.key] === session, await session.document.status == .attached {
+        await session.document.endAttachment("its sync stopped: this replica could not apply the server's changes")
+      }
+      return
+    }
     if documents[session.key] === session { documents[session.key] = nil }
     let reason = session.state.withLock { $0.stopError }
     if await session.document.status == .attached {
