@@ -86,7 +86,7 @@ extension Client {
       // nothing of the document is lost by starting over.
       identityAdopted = false
       try await activateOnServer()
-      guard wasFresh, let newID = id else { throw error }
+      guard wasFresh, let newID = hexID else { throw error }
       await document.resetToFresh()
       try await attachFresh(document, store: store, clientID: newID, initialPresence: initialPresence, syncMode: syncMode, initialRoot: initialRoot)
     }
@@ -132,7 +132,7 @@ extension Client {
       }
       try await document.applyChangePack(try answer.model(role: .response))
       identityAdopted = false
-      guard status == .activated, id == clientID else {
+      guard status == .activated, hexID == clientID else {
         throw YorkieError(.clientNotActivated, "the client was deactivated while \"\(key)\" was being attached")
       }
       shapeSet = try await document.setMissingKeys(initialRoot)

@@ -231,7 +231,7 @@ extension Client {
     hub.send(.documentReset(DocumentResetNotice(document: key, reason: reason, lastContent: await document.toJSON(), unsentChanges: unsent)))
     await document.resetToFresh()
     if let store { try? store.remove(key) }
-    if identityLost, status == .activated, id == session.clientID {
+    if identityLost, status == .activated, hexID == session.clientID {
       try await activateOnServer()
     }
     try await attach(document, initialPresence: presence, syncMode: session.mode)
