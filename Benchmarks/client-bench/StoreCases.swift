@@ -230,7 +230,7 @@ func storeLoadLargeCase(_ settings: BenchSettings) async throws -> CaseResult {
   for run in 0..<runs {
     let client = Client(nowhere, options: options)
     try await client.activate()
-    guard await client.id == identity.clientID else { throw BenchFailure("run \(run + 1): the stored identity was not adopted") }
+    guard await client.id?.hex == identity.clientID else { throw BenchFailure("run \(run + 1): the stored identity was not adopted") }
     let copy = Document(key: key)
     let start = benchClock.now
     try await client.attach(copy, syncMode: .manual)

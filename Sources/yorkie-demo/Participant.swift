@@ -42,7 +42,7 @@ actor Participant {
   func join() async throws {
     try await client.activate()
     guard let id = await client.id else { throw DemoError("\(name) has no client ID after activating") }
-    log.register(id: id, as: name)
+    log.register(id: id.hex, as: name)
     await observer.listen(to: client)
     await observer.watch(document)
     let events = await document.events()

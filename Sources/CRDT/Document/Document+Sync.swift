@@ -18,6 +18,39 @@ extension Document {
     return ChangePack(key: key, checkpoint: cp, changes: localChanges, versionVector: changeID.versionVector, role: .request)
   }
 
+  /// The oldest local changes in a pack, and how many were left out of it.
+  package struct LimitedChangePack: Sendable {
+    /// The pack to send.
+    package var pack: ChangePack
+    /// The local changes after the pack's, to send in later ones.
+    package var leftOut: Int
+  }
+
+  /// ``createChangePack()`` with only the oldest `limit` local changes (all of them when there
+  /// are no more), for a server that takes a long backlog in several packs.
+  ///
+  /// The version vector of a pack that leaves changes out is the one the first of them with
+  /// operations was made with, not the replica's: a server stores a pack's vector as what this
+  /// replica has seen, and lets every replica purge the tombstones all such vectors cover.
+  /// A change left out may anchor on a piece that was live when it was made and that a remote
+  /// change applied since removed; were the replica's vector sent, peers could purge that
+  /// piece before the change reaches them, and then fail to apply it (`elementNotFound`). The
+  /// vector of that change covers only what was applied before it was made, and every later
+  /// change was made later still.
+  package func createChangePack(atMost limit: Int) throws -> LimitedChangePack {
+    let limit = max(limit, 0)
+    var pack = try createChangePack()
+    let leftOut = pack.changes.count - limit
+    guard leftOut > 0 else { return LimitedChangePack(pack: pack, leftOut: 0) }
+    if let firstLeftOut = pack.changes[limit...].first(where: { !$0.isPresenceOnly }) {
+      pack.versionVector = firstLeftOut.id.versionVector
+    }
+    // A copy of the first changes only (removing the rest would copy the whole backlog first).
+    pack.changes = Array(pack.changes.prefix(limit))
+    pack.checkpoint.clientSeq -= UInt32(leftOut)
+    return LimitedChangePack(pack: pack, leftOut: leftOut)
+  }
+
   /// The local changes not yet acknowledged that a replica whose version vector is `peer` may
   /// lack, oldest first: what a transport of the app's own sends to that peer. Sending more
   /// than needed is harmless (``applyChanges(_:)`` skips what it has), so when in doubt this

@@ -86,7 +86,7 @@ extension Client {
       // nothing of the document is lost by starting over.
       identityAdopted = false
       try await activateOnServer()
-      guard wasFresh, let newID = id else { throw error }
+      guard wasFresh, let newID = hexID else { throw error }
       await document.resetToFresh()
       try await attachFresh(document, store: store, clientID: newID, initialPresence: initialPresence, syncMode: syncMode, initialRoot: initialRoot)
     }
@@ -132,7 +132,7 @@ extension Client {
       }
       try await document.applyChangePack(try answer.model(role: .response))
       identityAdopted = false
-      guard status == .activated, id == clientID else {
+      guard status == .activated, hexID == clientID else {
         throw YorkieError(.clientNotActivated, "the client was deactivated while \"\(key)\" was being attached")
       }
       shapeSet = try await document.setMissingKeys(initialRoot)
@@ -198,6 +198,28 @@ extension Client {
     }
   }
 
+  /// Attaches afresh a document whose sync stopped because this replica could not apply the
+  /// server's changes (a ``ClientEvent/stopped(_:)`` notice offering
+  /// ``StopNotice/Recovery/reattach``, error `changeNotApplicable`): the attachment ends on
+  /// the server, a ``ClientEvent/documentReset(_:)`` reports what the document held (its
+  /// content as last seen and the count of edits the server had not acknowledged), and the
+  /// same `Document` is attached again with its presence and sync mode, showing the server's
+  /// document (built afresh from the server's history, which does not depend on what this
+  /// replica had purged).
+  ///
+  /// - Throws: `documentNotAttached` when this client does not hold the document;
+  ///   `documentAlreadyAttached` when its sync did not stop that way (there is nothing to
+  ///   recover); or the fresh attach's error (the document is then detached).
+  public func reattach(_ document: Document) async throws {
+    let session = try attachedSession(of: document)
+    guard session.awaitsReattach else {
+      throw YorkieError(
+        .documentAlreadyAttached,
+        "document \"\(document.key)\" is attached and its sync did not stop on changes it could not apply: there is nothing to reattach")
+    }
+    try await attachAfresh(replacing: session)
+  }
+
   /// Removes `document` from the server for every client (after pushing its pending
   /// changes); it becomes `removed` and refuses edits.
   public func remove(_ document: Document) async throws {
@@ -238,7 +260,14 @@ extension Client {
       var request = try await document.createChangePack()
       request.isRemoved = isRemoved
       if let answer = try await call(WireChangePack(request)) {
-        try await document.applyChangePack(try answer.model(role: .response))
+        let pack = try answer.model(role: .response)
+        if session.awaitsReattach {
+          // The replica cannot apply the server's changes (its sync stopped on them): the
+          // answer only acknowledges its own.
+          try await document.acknowledgeChanges(through: pack.checkpoint.clientSeq)
+        } else {
+          try await document.applyChangePack(pack)
+        }
       }
     } catch {
       // The stored state stays: the next attach resumes it (or finds the attachment ended).

@@ -202,6 +202,19 @@ extension Client {
   /// ``DocumentSession/needsRecovery``): the app is told what the document held, and the same
   /// `Document` then shows the server's content.
   func recover(_ session: DocumentSession) async {
+    do {
+      try await attachAfresh(replacing: session)
+    } catch {
+      let failure = YorkieError.wrapping(error, "AttachDocument")
+      hub.send(.stopped(StopNotice(resource: .documentSync(session.key), error: failure, remedy: "attach the document again")))
+    }
+  }
+
+  /// Ends the attachment of the stopped `session` (on the server too, unless the server forgot
+  /// this client), reports what its document held (``ClientEvent/documentReset(_:)``, with
+  /// the unsent edits), and attaches the same `Document` afresh with its presence and sync
+  /// mode. Throws when the fresh attach fails (the document is then detached).
+  func attachAfresh(replacing session: DocumentSession) async throws {
     let key = session.key
     let document = session.document
     if documents[key] === session { documents[key] = nil }
@@ -218,15 +231,10 @@ extension Client {
     hub.send(.documentReset(DocumentResetNotice(document: key, reason: reason, lastContent: await document.toJSON(), unsentChanges: unsent)))
     await document.resetToFresh()
     if let store { try? store.remove(key) }
-    do {
-      if identityLost, status == .activated, id == session.clientID {
-        try await activateOnServer()
-      }
-      try await attach(document, initialPresence: presence, syncMode: session.mode)
-    } catch {
-      let failure = YorkieError.wrapping(error, "AttachDocument")
-      hub.send(.stopped(StopNotice(resource: .documentSync(key), error: failure, remedy: "attach the document again")))
+    if identityLost, status == .activated, hexID == session.clientID {
+      try await activateOnServer()
     }
+    try await attach(document, initialPresence: presence, syncMode: session.mode)
   }
 }
 

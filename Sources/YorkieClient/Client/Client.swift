@@ -34,8 +34,12 @@ public actor Client {
   let log: ClientLog
   /// Whether the client is activated.
   public private(set) var status: ClientStatus = .deactivated
-  /// The ID the server gave this client (24 hex characters) while activated.
-  public private(set) var id: String?
+  /// The ID the server gave this client while activated: the actor of its changes, as
+  /// presences and peers name it (``PeerPresence/actorID``, ``Document/actorID``).
+  public var id: ActorID? { hexID.flatMap { try? ActorID(hex: $0) } }
+  /// ``id`` as the server spells it (24 hex characters), for requests; activation checks
+  /// that it is an actor ID.
+  private(set) var hexID: String?
   /// Attached documents by key.
   var documents: [String: DocumentSession] = [:]
   /// Keys of documents being attached (an attach awaits the server; a second one must not
@@ -48,7 +52,7 @@ public actor Client {
   /// The document store, open from the first ``activate()`` until ``close()``; nil with
   /// ``DocumentStorage/memory``.
   var store: (any DocumentStore)?
-  /// Whether ``id`` came from the store and no call has confirmed the server still knows it.
+  /// Whether ``hexID`` came from the store and no call has confirmed the server still knows it.
   var identityAdopted = false
 
   /// A client of the server at `url`; nothing is sent before ``activate()``.
@@ -120,7 +124,7 @@ public actor Client {
       hub.send(.storeDamaged(StoreDamageNotice(document: nil, file: tail.file, reason: tail.reason, kind: .tornTail)))
     }
     if let identity = load?.identity, (try? ActorID(hex: identity.clientID)) != nil {
-      id = identity.clientID
+      hexID = identity.clientID
       identityAdopted = true
       status = .activated
       hub.send(.statusChanged(.activated))
@@ -140,7 +144,7 @@ public actor Client {
     }
     let identity = StoredIdentity(clientKey: key, clientID: response.clientID)
     if let store { try storing("the document store failed") { try store.saveIdentity(identity) } }
-    id = response.clientID
+    hexID = response.clientID
     identityAdopted = false
   }
 
@@ -149,7 +153,7 @@ public actor Client {
   /// reach the server still deactivates the client locally (the server drops idle clients
   /// on its own), and is rethrown.
   public func deactivate() async throws {
-    guard status == .activated, let clientID = id else { return }
+    guard status == .activated, let clientID = hexID else { return }
     await stopAll(because: YorkieError(.clientNotActivated, "the client was deactivated"))
     hub.send(.statusChanged(.deactivated))
     // The identity ends here: a later activation is a new client, and the documents stored
@@ -183,7 +187,7 @@ public actor Client {
   /// channel, failing what waits on them with `reason`; shared handles end.
   func stopAll(because reason: YorkieError) async {
     status = .deactivated
-    id = nil
+    hexID = nil
     endSharedHandles()
     let sessions = Array(documents.values)
     let channelSessions = Array(channels.values)
@@ -198,10 +202,10 @@ public actor Client {
 
   /// The client's ID, or `clientNotActivated`.
   func requireActive() throws -> String {
-    guard status == .activated, let id else {
+    guard status == .activated, let hexID else {
       throw YorkieError(.clientNotActivated, "the client is not activated: call activate() first")
     }
-    return id
+    return hexID
   }
 
   /// A session stopped on its own: drop it; a client error deactivates the client; a
@@ -209,6 +213,14 @@ public actor Client {
   func sessionHalted(_ session: DocumentSession) async {
     if session.needsRecovery {
       await recover(session)
+      return
+    }
+    if session.awaitsReattach {
+      // Kept as the document's session: ``detach(_:)`` ends the attachment on the server and
+      // ``reattach(_:)`` attaches afresh. (Either may have run already.)
+      if documents[session.key] === session, await session.document.status == .attached {
+        await session.document.endAttachment("its sync stopped: this replica could not apply the server's changes")
+      }
       return
     }
     if documents[session.key] === session { documents[session.key] = nil }

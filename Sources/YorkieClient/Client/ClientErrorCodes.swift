@@ -87,6 +87,16 @@ extension YorkieError.Code {
 }
 
 extension YorkieError.Code {
+  /// This replica could not apply changes the server sent (a peer's change names an element
+  /// or a piece of text this replica no longer has, for one): a failure here, not a refusal by
+  /// the server, and nothing of them was applied. The document's sync stops; its
+  /// ``StopNotice`` offers ``StopNotice/Recovery/reattach`` (``Client/reattach(_:)``), and
+  /// ``Client/detach(_:)`` still ends the attachment. The error's `underlying` is the
+  /// replica's own error.
+  public static let changeNotApplicable = YorkieError.Code("changeNotApplicable")
+}
+
+extension YorkieError.Code {
   /// The client's document store (``ClientOptions/storage``) could not read or write: a full
   /// disk, a folder without permission, a folder another client holds. An update that could
   /// not be stored is not applied.

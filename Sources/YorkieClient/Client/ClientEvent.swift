@@ -61,6 +61,16 @@ public struct StopNotice: Sendable, CustomStringConvertible {
   public var error: YorkieError
   /// What the app can do about it.
   public var remedy: String
+  /// What the client can do about it when asked, if anything (see ``Recovery``).
+  public var recovery: Recovery? = nil
+
+  /// A recovery the client performs when the app asks for it.
+  public enum Recovery: Sendable, Hashable {
+    /// ``Client/reattach(_:)`` attaches the document afresh from the server's content: a
+    /// ``ClientEvent/documentReset(_:)`` reports what it held (its unsent edits included),
+    /// and the same `Document` then shows the server's document and syncs again.
+    case reattach
+  }
 
   /// `sync of "doc" stopped: … (remedy)`.
   public var description: String { "\(resource) stopped: \(error.message) (\(remedy))" }

@@ -70,13 +70,9 @@ extension DocumentSession {
       // After an earlier attachment the changes follow the attach (see attachDeferred).
       return followsEarlier ? await document.hasLocalChanges : false
     }
-    var pack = try await document.createChangePack()
-    let left = pack.changes.count - Self.maxChangesPerPush
-    if left > 0 {
-      // A copy of the first changes only (removing the rest would copy the whole backlog first).
-      pack.changes = Array(pack.changes.prefix(Self.maxChangesPerPush))
-      pack.checkpoint.clientSeq -= UInt32(left)
-    }
+    // A pack that leaves changes out claims only what they had seen (see createChangePack(atMost:)).
+    let limited = try await document.createChangePack(atMost: Self.maxChangesPerPush)
+    let pack = limited.pack
     try recorder?.seal(sending: pack.changes)
     let request = PushPullChangesRequest(
       clientID: clientID, documentID: documentID, changePack: WireChangePack(pack), pushOnly: pushOnly)
@@ -84,8 +80,8 @@ extension DocumentSession {
     let model = try Self.answeredPack(response.changePack, of: "PushPullChanges")
     try Self.checkAcknowledgement(model.checkpoint, sent: pack.checkpoint)
     try Task.checkCancellation()
-    try await document.applyChangePack(model)
-    return left > 0
+    try await apply(model, answering: "PushPullChanges")
+    return limited.leftOut > 0
   }
 
   /// The model of the change pack a `method` answer carries; a missing or malformed pack is
@@ -98,6 +94,21 @@ extension DocumentSession {
       return try answer.model(role: .response)
     } catch {
       throw YorkieError(.invalidWireData, "\(method): \(error.message)", field: error.field, underlying: error)
+    }
+  }
+
+  /// Applies the pack the server answered `method` with. A failure of the replica to apply it
+  /// (an operation naming an element or a piece it does not have, …) is `changeNotApplicable`,
+  /// wrapping the replica's error: it happened here, and the server's answer was no refusal.
+  /// A store that could not record the pack stays `storageFailed` (retried).
+  func apply(_ pack: ChangePack, answering method: String) async throws {
+    do {
+      try await document.applyChangePack(pack)
+    } catch let error as YorkieError where error.code != .storageFailed {
+      throw YorkieError(
+        .changeNotApplicable,
+        "this replica could not apply the changes the server answered \(method) with (\(error.code): \(error.message)); nothing of them was applied",
+        field: error.field, underlying: error)
     }
   }
 
@@ -141,7 +152,7 @@ extension DocumentSession {
       "AttachDocument", AttachDocumentRequest(clientID: clientID, changePack: WireChangePack(sent)), shardKey: key)
     let model = try Self.answeredPack(response.changePack, of: "AttachDocument")
     try Self.checkAcknowledgement(model.checkpoint, sent: sent.checkpoint)
-    try await document.applyChangePack(model)
+    try await apply(model, answering: "AttachDocument")
     try await document.setMissingKeys(initialRoot)
     recorder?.bind(to: response.documentID)
     // A failed rebase leaves the unbound base: a restart then attaches again and finds the
@@ -167,7 +178,7 @@ extension DocumentSession {
     reportSync(.syncFailed)
     let retries = state.withLock { $0.loop.failed(plan) }
     if case .fatal(let remedy) = FailureKind(failure) {
-      halt(StopNotice(resource: .documentSync(key), error: failure, remedy: remedy))
+      halt(StopNotice(resource: .documentSync(key), error: failure, remedy: remedy, recovery: FailureKind.recovery(for: failure)))
     } else if retries {
       scheduleRetry(after: failure)
     }

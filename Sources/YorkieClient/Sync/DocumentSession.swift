@@ -141,6 +141,13 @@ final class DocumentSession: Sendable {
     }
   }
 
+  /// Whether the session stopped on changes from the server that this replica could not apply
+  /// (`changeNotApplicable`): the client keeps it as the document's session, for
+  /// ``Client/detach(_:)`` or ``Client/reattach(_:)``.
+  var awaitsReattach: Bool {
+    state.withLock { $0.stopError?.code == .changeNotApplicable }
+  }
+
   /// The errors that say a resumed attachment is gone.
   static let lostAttachment: Set<YorkieError.Code> = [
     .clientNotFound, .clientNotActivated, .documentNotAttached, .documentNotFound, .documentAlreadyDetached,

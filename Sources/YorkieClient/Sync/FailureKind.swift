@@ -41,6 +41,9 @@ enum FailureKind: Equatable {
       self = .fatal(remedy: "the auth webhook refused this action: check the user's rights")
     case .requestTooLarge:
       self = .fatal(remedy: "a change is larger than the server accepts: make smaller updates (or raise the server's body limit)")
+    case .changeNotApplicable:
+      self = .fatal(
+        remedy: "this replica could not apply the server's changes (a failure here, not a refusal by the server): call reattach(_:) to attach the document afresh from the server (its last content and unsent edits are reported in a documentReset event), or detach it")
     case .invalidWireData, .invalidChangePack, .changeNotReady, .actorConflict:
       self = .fatal(remedy: "the server's answer could not be applied; this is a bug, please report it with the log")
     default:
@@ -53,5 +56,10 @@ enum FailureKind: Equatable {
         self = .fatal(remedy: "the server refused the request (\(error.code)): it will not succeed by retrying")
       }
     }
+  }
+
+  /// The recovery that the stop notice of `error` offers, if any.
+  static func recovery(for error: YorkieError) -> StopNotice.Recovery? {
+    error.code == .changeNotApplicable ? .reattach : nil
   }
 }

@@ -16,7 +16,7 @@ enum RetryOutcome {
     _ failure: YorkieError, of resource: SyncResource, backoff: inout ReconnectBackoff, random: SharedRandom, giveUp: String
   ) -> RetryOutcome {
     if case .fatal(let remedy) = FailureKind(failure) {
-      return .stop(StopNotice(resource: resource, error: failure, remedy: remedy))
+      return .stop(StopNotice(resource: resource, error: failure, remedy: remedy, recovery: FailureKind.recovery(for: failure)))
     }
     guard let delay = random.delayAfterFailure(of: &backoff) else {
       return .stop(StopNotice(

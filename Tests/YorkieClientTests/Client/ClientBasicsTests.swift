@@ -15,7 +15,7 @@ struct ClientBasicsTests {
       #expect(await client.status == .deactivated)
       try await client.activate()
       #expect(await client.status == .activated)
-      #expect(await client.id?.count == 24)
+      #expect(await client.id?.hex.count == 24)
       try await client.deactivate()
       #expect(await client.status == .deactivated)
       #expect(await client.id == nil)

@@ -25,10 +25,10 @@ struct ClientPresenceTests {
       let docB = Document(key: "presence-doc")
       let events = EventRecorder(await docA.events())
       try await a.attach(docA, initialPresence: ["name": "ann"])
-      let annID = try ActorID(hex: try #require(await a.id))
+      let annID = try #require(await a.id)
       #expect(await docA.myPresence == ["name": "ann"])
       try await b.attach(docB, initialPresence: ["name": "bob"])
-      let bobID = try ActorID(hex: try #require(await b.id))
+      let bobID = try #require(await b.id)
 
       // B sees A at once (A is online when B's stream starts); A sees B come online.
       #expect(await docB.presence(of: annID) == ["name": "ann"])
@@ -91,7 +91,7 @@ struct ClientChannelTests {
       #expect(try await a.sessionCount(ofChannel: "room-1") == 2)
 
       try await a.broadcast(channel: "room-1", topic: "chat", payload: ["msg": "hi", "n": 1])
-      let aID = try #require(await a.id)
+      let aID = try #require(await a.id?.hex)
       #expect(await received.waitFor { $0 == BroadcastMessage(topic: "chat", payload: ["msg": "hi", "n": 1], publisher: aID) })
       try await b.broadcast(channel: "room-1", topic: "ack", payload: "ok")
       #expect(await echoed.waitFor { $0.topic == "ack" })

@@ -70,7 +70,7 @@ struct SyncModeTests {
       let docB = Document(key: "mode-sync-off")
       try await a.attach(docA, initialPresence: ["name": "ann"], syncMode: .realtimeSyncOff)
       try await b.attach(docB, initialPresence: ["name": "bob"])
-      let bobID = try ActorID(hex: try #require(await b.id))
+      let bobID = try #require(await b.id)
       // The stream is there: A learns that B came online.
       #expect(await eventually { await docA.onlineClients.contains(bobID) })
       try await docA.update { root, _ in root["offline"] = true }

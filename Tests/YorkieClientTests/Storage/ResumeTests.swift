@@ -342,7 +342,7 @@ struct ResumeTests {
   func forgottenClient() async throws {
     let folder = Self.folder("forgotten")
     defer { try? FileManager.default.removeItem(at: folder) }
-    var firstID: String?
+    var firstID: ActorID?
     try await withServer { url, _ in
       let first = Self.storedClient(url, folder)
       try await first.activate()

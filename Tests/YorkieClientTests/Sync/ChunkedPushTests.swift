@@ -72,6 +72,45 @@ struct ChunkedPushTests {
     }
   }
 
+  @Test("a pack of the oldest changes claims only what the first change it leaves out had seen: no peer purges what that change anchors on")
+  func backlogVectorHoldsGarbageBack() async throws {
+    try await withServer { url, server in
+      let a = try await activatedClient(url, key: "a")
+      let b = try await activatedClient(url, key: "b")
+      let docA = Document(key: "backlog-gc")
+      let docB = Document(key: "backlog-gc")
+      try await a.attach(docA, syncMode: .manual)
+      try await docA.update { root, _ in
+        _ = root.setNewCounter("n", .long(0))
+        try root.setNewText("t").edit(0, 0, "abc")
+      }
+      try await a.sync(docA)
+      try await b.attach(docB, syncMode: .manual)
+      // Offline at A: two packs' worth of edits, then one typed inside "abc" (its position
+      // names the piece of "a"), all before A hears of B's deletion of "ab".
+      for _ in 0..<(2 * DocumentSession.maxChangesPerPush) {
+        try await docA.update { root, _ in root.counter("n")?.increase(by: 1) }
+      }
+      try await docA.update { root, _ in _ = try root.text("t")!.edit(1, 1, "x") }
+      try await docB.update { root, _ in try root.text("t")!.delete(0, 2) }
+      try await b.sync(docB)
+      // A's first two packs: the first pulls the deletion, the second leaves the typed "x" out.
+      let session = try await a.attachedSession(of: docA)
+      #expect(try await session.pushPull(pushOnly: false))
+      #expect(try await session.pushPull(pushOnly: false))
+      // B pulls now: the minimum vector it gets must not let it purge the piece of "a", which
+      // the "x" still on its way anchors on.
+      try await b.sync(docB)
+      #expect(try await session.pushPull(pushOnly: false) == false)
+      try await b.sync(docB)
+      #expect(try await docB.text(atPath: "$.t")?.string == "xc")
+      #expect(try await docA.text(atPath: "$.t")?.string == "xc")
+      #expect(try await serverJSON(server, "backlog-gc") == (await docB.toSortedJSON()))
+      try await a.deactivate()
+      try await b.deactivate()
+    }
+  }
+
   @Test("a change larger than the server accepts (HTTP 413) stops the sync with a remedy instead of retrying for ever")
   func tooLarge() async throws {
     var configuration = YorkieDevServer.Configuration()
