@@ -100,6 +100,11 @@ package final class CRDTArray: CRDTElement {
   @exclusivity(unchecked) private var movedPositions = TicketMap<Int32>()
   /// The last node of the chain (the head when empty).
   @exclusivity(unchecked) package private(set) var last: Int32 = CRDTArray.head
+  /// The ids of the positions moves created for an element (won or lost), in the order this
+  /// replica applied them, only for elements that were moved: where the author of an ArraySet
+  /// may have seen the element (see ``arraySetAnchor(of:authorVector:)``). Ids of purged
+  /// positions may stay; lookups check that the position still exists.
+  @exclusivity(unchecked) private var movePositionIDs: [TimeTicket: [TimeTicket]] = [:]
 
   package override init(createdAt: TimeTicket) {
     nodes = [Node(id: .initial, element: nil, movedAt: nil, removedAt: nil, prev: -1, next: -1)]
@@ -247,6 +252,7 @@ package final class CRDTArray: CRDTElement {
     guard let oldPosition = position(ofElement: createdAt), let element = nodes[Int(oldPosition)].element,
       let start = positionByID[previousID] ?? movedPositions[previousID]
     else { return nil }
+    movePositionIDs[createdAt, default: []].append(executedAt)
     let anchor = skipNewer(startingAt: start, executedAt: executedAt)
     let currentMove = nodes[Int(oldPosition)].movedAt
     guard let currentMove, !executedAt.isAfter(currentMove) else { return win(element, from: oldPosition, to: anchor, executedAt: executedAt) }
@@ -270,6 +276,7 @@ package final class CRDTArray: CRDTElement {
 
   /// Undoes a move made by ``move(_:afterPosition:executedAt:)`` (rollback).
   package func undoMove(_ result: MoveResult) {
+    forgetMovePosition(nodes[Int(result.newPosition)].id)
     guard let oldPosition = result.oldPosition else {
       unlink(result.newPosition)
       return
@@ -285,6 +292,42 @@ package final class CRDTArray: CRDTElement {
     }
     element.movedAt = result.previousElementMovedAt
     index.setWeight(oldPosition, element.isRemoved ? 0 : 1)
+  }
+
+  /// Forgets the position a rolled-back move created (the last one recorded under its id).
+  private func forgetMovePosition(_ id: TimeTicket) {
+    for (element, ids) in movePositionIDs where ids.last == id {
+      movePositionIDs[element] = ids.count == 1 ? nil : Array(ids.dropLast())
+      return
+    }
+  }
+
+  /// The position after which an ArraySet of the element created at `createdAt` places its new
+  /// value: where the ArraySet's author saw the element.
+  ///
+  /// That is the element's current position whenever the author had seen the move that put it
+  /// there (`authorVector` covers the position's id), and always for a local edit (nil or empty
+  /// vector) — what Yorkie's JS SDK always does and its Go SDK does once garbage collection
+  /// purged the element's first position. Only an ArraySet concurrent with that move (one
+  /// Yorkie's replicas disagree on: each places it where it saw the element) goes after the
+  /// newest position of the element its author had seen: the one among the element's first
+  /// position and the positions of its moves whose id the vector covers. That position is dead
+  /// since a move the author had not seen, and garbage collection keeps it until every replica
+  /// has seen that move, so the ArraySet, sent before its author saw the move, finds it on every
+  /// replica: the result never depends on when a replica collected.
+  ///
+  /// - Returns: nil when the element is unknown.
+  package func arraySetAnchor(of createdAt: TimeTicket, authorVector: VersionVector?) -> TimeTicket? {
+    guard let handle = position(ofElement: createdAt) else { return nil }
+    let current = nodes[Int(handle)].id
+    guard let authorVector, !authorVector.isEmpty, !authorVector.knows(current) else { return current }
+    var seen: TimeTicket? = authorVector.knows(createdAt) && positionByID[createdAt] != nil ? createdAt : nil
+    for id in movePositionIDs[createdAt] ?? [] where authorVector.knows(id) && positionByID[id] != nil {
+      if seen.map({ id.isAfter($0) }) ?? true { seen = id }
+    }
+    // A snapshot does not say which element a dead position belonged to: after one, a position
+    // the author saw may be unknown here, and the current one stands in.
+    return seen ?? current
   }
 
   /// The id of the last position holding a live element, or the head's id: the anchor for
@@ -322,6 +365,7 @@ package final class CRDTArray: CRDTElement {
   package func purge(_ element: CRDTElement) {
     guard let handle = position(ofElement: element.createdAt) else { return }
     movedPositions.remove(element.createdAt)
+    if !movePositionIDs.isEmpty { movePositionIDs[element.createdAt] = nil }
     unlink(handle)
   }
 
@@ -466,6 +510,7 @@ package final class CRDTArray: CRDTElement {
       node.element = node.element?.deepCopy()
       copy.appendDecoded(node)
     }
+    copy.movePositionIDs = movePositionIDs
     return copy
   }
 
