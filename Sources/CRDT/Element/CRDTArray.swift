@@ -37,13 +37,21 @@ package final class CRDTArray: CRDTElement {
     /// Set when the element was moved into this position: the move's ticket (the LWW register).
     package var movedAt: TimeTicket? {
       get { moveTickets?.movedAt }
-      set { moveTickets = MoveTickets.make(movedAt: newValue, removedAt: moveTickets?.removedAt) }
+      set { moveTickets = MoveTickets.make(movedAt: newValue, removedAt: moveTickets?.removedAt, movedElement: moveTickets?.movedElement) }
     }
 
     /// Set when the position died because its element moved away.
     package var removedAt: TimeTicket? {
       get { moveTickets?.removedAt }
-      set { moveTickets = MoveTickets.make(movedAt: moveTickets?.movedAt, removedAt: newValue) }
+      set { moveTickets = MoveTickets.make(movedAt: moveTickets?.movedAt, removedAt: newValue, movedElement: moveTickets?.movedElement) }
+    }
+
+    /// For a position a move created (won or lost) on this replica: the moved element's
+    /// createdAt, which stays when the position dies (see ``CRDTArray/arraySetAnchor(of:authorVector:)``).
+    /// A snapshot does not carry it for dead positions.
+    package var movedElement: TimeTicket? {
+      get { moveTickets?.movedElement }
+      set { moveTickets = MoveTickets.make(movedAt: moveTickets?.movedAt, removedAt: moveTickets?.removedAt, movedElement: newValue) }
     }
 
     package init(id: TimeTicket, element: CRDTElement?, movedAt: TimeTicket?, removedAt: TimeTicket?, prev: Int32, next: Int32) {
@@ -51,7 +59,7 @@ package final class CRDTArray: CRDTElement {
       self.element = element
       self.prev = prev
       self.next = next
-      self.moveTickets = MoveTickets.make(movedAt: movedAt, removedAt: removedAt)
+      self.moveTickets = MoveTickets.make(movedAt: movedAt, removedAt: removedAt, movedElement: nil)
     }
   }
 
@@ -60,15 +68,18 @@ package final class CRDTArray: CRDTElement {
   private final class MoveTickets: Sendable {
     let movedAt: TimeTicket?
     let removedAt: TimeTicket?
+    let movedElement: TimeTicket?
 
-    private init(movedAt: TimeTicket?, removedAt: TimeTicket?) {
+    private init(movedAt: TimeTicket?, removedAt: TimeTicket?, movedElement: TimeTicket?) {
       self.movedAt = movedAt
       self.removedAt = removedAt
+      self.movedElement = movedElement
     }
 
-    /// A box holding the two tickets, nil when both are nil.
-    static func make(movedAt: TimeTicket?, removedAt: TimeTicket?) -> MoveTickets? {
-      movedAt == nil && removedAt == nil ? nil : MoveTickets(movedAt: movedAt, removedAt: removedAt)
+    /// A box holding the tickets, nil when all are nil.
+    static func make(movedAt: TimeTicket?, removedAt: TimeTicket?, movedElement: TimeTicket?) -> MoveTickets? {
+      movedAt == nil && removedAt == nil && movedElement == nil
+        ? nil : MoveTickets(movedAt: movedAt, removedAt: removedAt, movedElement: movedElement)
     }
   }
 
@@ -100,11 +111,6 @@ package final class CRDTArray: CRDTElement {
   @exclusivity(unchecked) private var movedPositions = TicketMap<Int32>()
   /// The last node of the chain (the head when empty).
   @exclusivity(unchecked) package private(set) var last: Int32 = CRDTArray.head
-  /// The ids of the positions moves created for an element (won or lost), in the order this
-  /// replica applied them, only for elements that were moved: where the author of an ArraySet
-  /// may have seen the element (see ``arraySetAnchor(of:authorVector:)``). Ids of purged
-  /// positions may stay; lookups check that the position still exists.
-  @exclusivity(unchecked) private var movePositionIDs: [TimeTicket: [TimeTicket]] = [:]
 
   package override init(createdAt: TimeTicket) {
     nodes = [Node(id: .initial, element: nil, movedAt: nil, removedAt: nil, prev: -1, next: -1)]
@@ -252,19 +258,22 @@ package final class CRDTArray: CRDTElement {
     guard let oldPosition = position(ofElement: createdAt), let element = nodes[Int(oldPosition)].element,
       let start = positionByID[previousID] ?? movedPositions[previousID]
     else { return nil }
-    movePositionIDs[createdAt, default: []].append(executedAt)
     let anchor = skipNewer(startingAt: start, executedAt: executedAt)
     let currentMove = nodes[Int(oldPosition)].movedAt
     guard let currentMove, !executedAt.isAfter(currentMove) else { return win(element, from: oldPosition, to: anchor, executedAt: executedAt) }
     // Lost: the position is dead from birth. It dies at the winning move's ticket, not at its
     // own: on replicas that applied this move first it was live until the winner arrived, and
     // changes made there may anchor on it until then. Garbage collection must wait for that.
-    let dead = link(Node(id: executedAt, element: nil, movedAt: nil, removedAt: currentMove, prev: anchor, next: -1), after: anchor)
+    var deadNode = Node(id: executedAt, element: nil, movedAt: nil, removedAt: currentMove, prev: anchor, next: -1)
+    deadNode.movedElement = createdAt
+    let dead = link(deadNode, after: anchor)
     return MoveResult(newPosition: dead, oldPosition: nil, previousElementMovedAt: element.movedAt)
   }
 
   private func win(_ element: CRDTElement, from oldPosition: Int32, to anchor: Int32, executedAt: TimeTicket) -> MoveResult {
-    let newPosition = link(Node(id: executedAt, element: element, movedAt: executedAt, removedAt: nil, prev: anchor, next: -1), after: anchor)
+    var node = Node(id: executedAt, element: element, movedAt: executedAt, removedAt: nil, prev: anchor, next: -1)
+    node.movedElement = element.createdAt
+    let newPosition = link(node, after: anchor)
     nodes[Int(oldPosition)].element = nil
     nodes[Int(oldPosition)].removedAt = executedAt
     index.setWeight(oldPosition, 0)
@@ -276,7 +285,6 @@ package final class CRDTArray: CRDTElement {
 
   /// Undoes a move made by ``move(_:afterPosition:executedAt:)`` (rollback).
   package func undoMove(_ result: MoveResult) {
-    forgetMovePosition(nodes[Int(result.newPosition)].id)
     guard let oldPosition = result.oldPosition else {
       unlink(result.newPosition)
       return
@@ -292,14 +300,6 @@ package final class CRDTArray: CRDTElement {
     }
     element.movedAt = result.previousElementMovedAt
     index.setWeight(oldPosition, element.isRemoved ? 0 : 1)
-  }
-
-  /// Forgets the position a rolled-back move created (the last one recorded under its id).
-  private func forgetMovePosition(_ id: TimeTicket) {
-    for (element, ids) in movePositionIDs where ids.last == id {
-      movePositionIDs[element] = ids.count == 1 ? nil : Array(ids.dropLast())
-      return
-    }
   }
 
   /// The position after which an ArraySet of the element created at `createdAt` places its new
@@ -322,8 +322,13 @@ package final class CRDTArray: CRDTElement {
     let current = nodes[Int(handle)].id
     guard let authorVector, !authorVector.isEmpty, !authorVector.knows(current) else { return current }
     var seen: TimeTicket? = authorVector.knows(createdAt) && positionByID[createdAt] != nil ? createdAt : nil
-    for id in movePositionIDs[createdAt] ?? [] where authorVector.knows(id) && positionByID[id] != nil {
-      if seen.map({ id.isAfter($0) }) ?? true { seen = id }
+    // Rare (an ArraySet concurrent with a move): a walk over the positions, instead of a
+    // per-element record that every move would pay for.
+    var next = nodes[Int(CRDTArray.head)].next
+    while next >= 0 {
+      let node = nodes[Int(next)]
+      if node.movedElement == createdAt, authorVector.knows(node.id), seen.map({ node.id.isAfter($0) }) ?? true { seen = node.id }
+      next = node.next
     }
     // A snapshot does not say which element a dead position belonged to: after one, a position
     // the author saw may be unknown here, and the current one stands in.
@@ -365,7 +370,6 @@ package final class CRDTArray: CRDTElement {
   package func purge(_ element: CRDTElement) {
     guard let handle = position(ofElement: element.createdAt) else { return }
     movedPositions.remove(element.createdAt)
-    if !movePositionIDs.isEmpty { movePositionIDs[element.createdAt] = nil }
     unlink(handle)
   }
 
@@ -510,7 +514,6 @@ package final class CRDTArray: CRDTElement {
       node.element = node.element?.deepCopy()
       copy.appendDecoded(node)
     }
-    copy.movePositionIDs = movePositionIDs
     return copy
   }
 
