@@ -36,7 +36,7 @@ let package = Package(
     .executableTarget(
       name: "client-bench", dependencies: ["YorkieClient", "YorkieServer", "YorkieProtocol", "CRDT"], path: "Benchmarks/client-bench"),
     .testTarget(name: "CRDTTests", dependencies: ["CRDT"]),
-    .testTarget(name: "YorkieProtocolTests", dependencies: ["YorkieProtocol", "CRDT"], resources: [.copy("Fixtures/wire")]),
+    .testTarget(name: "YorkieProtocolTests", dependencies: ["YorkieProtocol", "CRDT"], resources: [.copy("Fixtures/wire"), .copy("Fixtures/interop")]),
     // Uses only the public API (no @testable): what an outside package can do with YorkieProtocol.
     // It reads the recorded traffic of YorkieProtocolTests from the source tree.
     .testTarget(name: "YorkieProtocolPublicAPITests", dependencies: ["YorkieProtocol", "CRDT"]),

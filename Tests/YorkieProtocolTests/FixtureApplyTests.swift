@@ -20,6 +20,15 @@ struct FixtureApplyTests {
   /// compared on every member but the trees.
   static let withoutTrees: Set<String> = ["12-pushpull-handmade.json"]
 
+  /// Members where the Go replica that computed `goYSON` shows a result that depends on garbage
+  /// collection, replaced by what Yorkie's JS SDK (and the Go SDK once it has collected) shows,
+  /// which is this SDK's rule (Convergence article, ArraySet). In 04 a Go writer moved "d" to the
+  /// front and then set it to "D"; the fresh Go client applied the whole pack before collecting,
+  /// so "d"'s first position still existed and Go placed "D" there (b,e,42,D,a).
+  static let collectionIndependent: [String: [String: String]] = [
+    "04-attach-array.json": ["items": #"["D","b","e",Int(42),"a"]"#],
+  ]
+
   @Test("the recorded changes rebuild the expected document", arguments: Fixture.names)
   func rebuild(name: String) async throws {
     let fixture = try Fixture.named(name)
@@ -38,6 +47,10 @@ struct FixtureApplyTests {
       for (key, value) in members { if case .tree = value { members[key] = nil } }
       wanted = .object(members)
       actual = await observer.rootYSON()
+    }
+    if let replacements = FixtureApplyTests.collectionIndependent[name], case .object(var members) = wanted {
+      for (key, text) in replacements { members[key] = try YSON.parse(text) }
+      wanted = .object(members)
     }
     #expect(actual == wanted, "\(name):\n ours \(actual)\n Go   \(wanted)")
     if case .object(let texts)? = expected["texts"] {

@@ -37,13 +37,21 @@ package final class CRDTArray: CRDTElement {
     /// Set when the element was moved into this position: the move's ticket (the LWW register).
     package var movedAt: TimeTicket? {
       get { moveTickets?.movedAt }
-      set { moveTickets = MoveTickets.make(movedAt: newValue, removedAt: moveTickets?.removedAt) }
+      set { moveTickets = MoveTickets.make(movedAt: newValue, removedAt: moveTickets?.removedAt, movedElement: moveTickets?.movedElement) }
     }
 
     /// Set when the position died because its element moved away.
     package var removedAt: TimeTicket? {
       get { moveTickets?.removedAt }
-      set { moveTickets = MoveTickets.make(movedAt: moveTickets?.movedAt, removedAt: newValue) }
+      set { moveTickets = MoveTickets.make(movedAt: moveTickets?.movedAt, removedAt: newValue, movedElement: moveTickets?.movedElement) }
+    }
+
+    /// For a position a move created (won or lost) on this replica: the moved element's
+    /// createdAt, which stays when the position dies (see ``CRDTArray/arraySetAnchor(of:authorVector:)``).
+    /// A snapshot does not carry it for dead positions.
+    package var movedElement: TimeTicket? {
+      get { moveTickets?.movedElement }
+      set { moveTickets = MoveTickets.make(movedAt: moveTickets?.movedAt, removedAt: moveTickets?.removedAt, movedElement: newValue) }
     }
 
     package init(id: TimeTicket, element: CRDTElement?, movedAt: TimeTicket?, removedAt: TimeTicket?, prev: Int32, next: Int32) {
@@ -51,7 +59,7 @@ package final class CRDTArray: CRDTElement {
       self.element = element
       self.prev = prev
       self.next = next
-      self.moveTickets = MoveTickets.make(movedAt: movedAt, removedAt: removedAt)
+      self.moveTickets = MoveTickets.make(movedAt: movedAt, removedAt: removedAt, movedElement: nil)
     }
   }
 
@@ -60,15 +68,18 @@ package final class CRDTArray: CRDTElement {
   private final class MoveTickets: Sendable {
     let movedAt: TimeTicket?
     let removedAt: TimeTicket?
+    let movedElement: TimeTicket?
 
-    private init(movedAt: TimeTicket?, removedAt: TimeTicket?) {
+    private init(movedAt: TimeTicket?, removedAt: TimeTicket?, movedElement: TimeTicket?) {
       self.movedAt = movedAt
       self.removedAt = removedAt
+      self.movedElement = movedElement
     }
 
-    /// A box holding the two tickets, nil when both are nil.
-    static func make(movedAt: TimeTicket?, removedAt: TimeTicket?) -> MoveTickets? {
-      movedAt == nil && removedAt == nil ? nil : MoveTickets(movedAt: movedAt, removedAt: removedAt)
+    /// A box holding the tickets, nil when all are nil.
+    static func make(movedAt: TimeTicket?, removedAt: TimeTicket?, movedElement: TimeTicket?) -> MoveTickets? {
+      movedAt == nil && removedAt == nil && movedElement == nil
+        ? nil : MoveTickets(movedAt: movedAt, removedAt: removedAt, movedElement: movedElement)
     }
   }
 
@@ -253,12 +264,16 @@ package final class CRDTArray: CRDTElement {
     // Lost: the position is dead from birth. It dies at the winning move's ticket, not at its
     // own: on replicas that applied this move first it was live until the winner arrived, and
     // changes made there may anchor on it until then. Garbage collection must wait for that.
-    let dead = link(Node(id: executedAt, element: nil, movedAt: nil, removedAt: currentMove, prev: anchor, next: -1), after: anchor)
+    var deadNode = Node(id: executedAt, element: nil, movedAt: nil, removedAt: currentMove, prev: anchor, next: -1)
+    deadNode.movedElement = createdAt
+    let dead = link(deadNode, after: anchor)
     return MoveResult(newPosition: dead, oldPosition: nil, previousElementMovedAt: element.movedAt)
   }
 
   private func win(_ element: CRDTElement, from oldPosition: Int32, to anchor: Int32, executedAt: TimeTicket) -> MoveResult {
-    let newPosition = link(Node(id: executedAt, element: element, movedAt: executedAt, removedAt: nil, prev: anchor, next: -1), after: anchor)
+    var node = Node(id: executedAt, element: element, movedAt: executedAt, removedAt: nil, prev: anchor, next: -1)
+    node.movedElement = element.createdAt
+    let newPosition = link(node, after: anchor)
     nodes[Int(oldPosition)].element = nil
     nodes[Int(oldPosition)].removedAt = executedAt
     index.setWeight(oldPosition, 0)
@@ -285,6 +300,39 @@ package final class CRDTArray: CRDTElement {
     }
     element.movedAt = result.previousElementMovedAt
     index.setWeight(oldPosition, element.isRemoved ? 0 : 1)
+  }
+
+  /// The position after which an ArraySet of the element created at `createdAt` places its new
+  /// value: where the ArraySet's author saw the element.
+  ///
+  /// That is the element's current position whenever the author had seen the move that put it
+  /// there (`authorVector` covers the position's id), and always for a local edit (nil or empty
+  /// vector) — what Yorkie's JS SDK always does and its Go SDK does once garbage collection
+  /// purged the element's first position. Only an ArraySet concurrent with that move (one
+  /// Yorkie's replicas disagree on: each places it where it saw the element) goes after the
+  /// newest position of the element its author had seen: the one among the element's first
+  /// position and the positions of its moves whose id the vector covers. That position is dead
+  /// since a move the author had not seen, and garbage collection keeps it until every replica
+  /// has seen that move, so the ArraySet, sent before its author saw the move, finds it on every
+  /// replica: the result never depends on when a replica collected.
+  ///
+  /// - Returns: nil when the element is unknown.
+  package func arraySetAnchor(of createdAt: TimeTicket, authorVector: VersionVector?) -> TimeTicket? {
+    guard let handle = position(ofElement: createdAt) else { return nil }
+    let current = nodes[Int(handle)].id
+    guard let authorVector, !authorVector.isEmpty, !authorVector.knows(current) else { return current }
+    var seen: TimeTicket? = authorVector.knows(createdAt) && positionByID[createdAt] != nil ? createdAt : nil
+    // Rare (an ArraySet concurrent with a move): a walk over the positions, instead of a
+    // per-element record that every move would pay for.
+    var next = nodes[Int(CRDTArray.head)].next
+    while next >= 0 {
+      let node = nodes[Int(next)]
+      if node.movedElement == createdAt, authorVector.knows(node.id), seen.map({ node.id.isAfter($0) }) ?? true { seen = node.id }
+      next = node.next
+    }
+    // A snapshot does not say which element a dead position belonged to: after one, a position
+    // the author saw may be unknown here, and the current one stands in.
+    return seen ?? current
   }
 
   /// The id of the last position holding a live element, or the head's id: the anchor for

@@ -67,6 +67,8 @@ public struct YorkieError: Error, Sendable, CustomStringConvertible {
     public static let actorNotSet = Code("actorNotSet")
     /// An argument outside what the call accepts (the message names it).
     public static let invalidArgument = Code("invalidArgument")
+    /// Text given to ``JSONValue/init(parsing:)`` is not JSON; ``YorkieError/offset`` says where.
+    public static let invalidJSON = Code("invalidJSON")
   }
 
   /// What went wrong.
@@ -78,6 +80,9 @@ public struct YorkieError: Error, Sendable, CustomStringConvertible {
   ///
   /// Match on this instead of reading ``message``.
   public let field: String?
+  /// Where in parsed text the error is, as a UTF-8 byte offset from its start
+  /// (``Code/invalidJSON``); nil for errors that are not about a position in text.
+  public let offset: Int?
   /// The error that caused this one, if any.
   public let underlying: (any Error & Sendable)?
 
@@ -87,11 +92,13 @@ public struct YorkieError: Error, Sendable, CustomStringConvertible {
   ///   - code: What went wrong.
   ///   - message: A sentence for humans.
   ///   - field: The path of the offending input field, when there is one.
+  ///   - offset: The UTF-8 byte offset of the error in parsed text, when there is one.
   ///   - underlying: The error that caused this one.
-  public init(_ code: Code, _ message: String, field: String? = nil, underlying: (any Error & Sendable)? = nil) {
+  public init(_ code: Code, _ message: String, field: String? = nil, offset: Int? = nil, underlying: (any Error & Sendable)? = nil) {
     self.code = code
     self.message = message
     self.field = field
+    self.offset = offset
     self.underlying = underlying
   }
 

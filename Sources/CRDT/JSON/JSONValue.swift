@@ -121,6 +121,26 @@ public enum JSONValue: Hashable, Sendable,
     if let small = Int32(exactly: value) { self = .integer(small) } else { self = .long(Int64(value)) }
   }
 
+  /// The value that JSON `text` encodes (RFC 8259; surrounding whitespace allowed).
+  ///
+  /// Integers that fit in `Int32` become ``integer(_:)``, other integers in `Int64` range
+  /// ``long(_:)``, every other number ``double(_:)``. Object members keep the text's order.
+  ///
+  /// ```swift
+  /// let todo = try JSONValue(parsing: #"{"title": "milk", "done": false}"#)
+  /// try root.array("todos")?.append(todo)
+  /// ```
+  ///
+  /// - Throws: ``YorkieError`` with code ``YorkieError/Code/invalidJSON`` when `text` is not
+  ///   JSON; its ``YorkieError/offset`` is the UTF-8 byte offset where parsing stopped.
+  public init(parsing text: String) throws(YorkieError) {
+    do {
+      self = try JSONValueParser.parseOrFail(text)
+    } catch {
+      throw YorkieError(.invalidJSON, "not JSON at byte offset \(error.offset): \(error.reason)", offset: error.offset)
+    }
+  }
+
   /// The value printed as the JS SDK prints it (see ``Document/toJSON()``).
   public var jsonString: String {
     var writer = JSONWriter()

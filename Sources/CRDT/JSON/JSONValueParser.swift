@@ -1,106 +1,161 @@
 /// Parses JSON text into a ``JSONValue``: the inverse of ``JSONWriter`` for the values Yorkie
-/// stores as JSON strings (text attributes, presence). Integers that fit in Int32 become
-/// `.integer`, other integers `.long`, numbers with a fraction or exponent `.double`.
+/// stores as JSON strings (text attributes, presence), and the parser behind
+/// ``JSONValue/init(parsing:)``. Integers that fit in Int32 become `.integer`, other integers
+/// `.long`, numbers with a fraction or exponent `.double`. The grammar is RFC 8259's: no
+/// trailing commas, no leading zeros, no raw control characters in strings.
 package enum JSONValueParser {
-  /// The value `text` encodes, or nil when it is not valid JSON.
+  /// Why and where the text is not JSON.
+  package struct Failure: Error, Equatable {
+    /// The UTF-8 byte offset where the parser stopped.
+    package let offset: Int
+    /// What it expected or found there.
+    package let reason: String
+  }
+
+  /// The value `text` encodes, or nil when it is not valid JSON. Raw control characters in
+  /// strings are accepted: the JS SDK prints object keys unescaped (``Document/toJSON()`` does
+  /// too), and such text comes back here from other SDKs.
   package static func parse(_ text: String) -> JSONValue? {
-    var parser = Parser(bytes: Array(text.utf8))
+    try? parseOrFail(text, allowingRawControlCharacters: true)
+  }
+
+  /// The value `text` encodes.
+  ///
+  /// - Throws: ``Failure`` naming the first offending byte.
+  package static func parseOrFail(_ text: String, allowingRawControlCharacters: Bool = false) throws(Failure) -> JSONValue {
+    var parser = Parser(bytes: Array(text.utf8), allowsRawControlCharacters: allowingRawControlCharacters)
     parser.skipSpace()
-    guard let value = parser.value(depth: 0) else { return nil }
+    let value = try parser.value(depth: 0)
     parser.skipSpace()
-    return parser.index == parser.bytes.count ? value : nil
+    guard parser.index == parser.bytes.count else { throw parser.failure("unexpected text after the value") }
+    return value
   }
 
   private struct Parser {
     let bytes: [UInt8]
+    let allowsRawControlCharacters: Bool
     var index = 0
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    init(bytes: [UInt8], allowsRawControlCharacters: Bool) {
+      self.bytes = bytes
+      self.allowsRawControlCharacters = allowsRawControlCharacters
+    }
 
     mutating func skipSpace() {
       while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
     }
 
-    mutating func literal(_ word: String) -> Bool {
-      let utf8 = Array(word.utf8)
-      guard index + utf8.count <= bytes.count, Array(bytes[index..<index + utf8.count]) == utf8 else { return false }
-      index += utf8.count
-      return true
+    func failure(_ reason: String) -> Failure { Failure(offset: index, reason: reason) }
+
+    mutating func literal(_ word: String, _ value: JSONValue) throws(Failure) -> JSONValue {
+      for byte in word.utf8 {
+        guard index < bytes.count, bytes[index] == byte else { throw failure("invalid literal (expected \(word))") }
+        index += 1
+      }
+      return value
     }
 
-    mutating func value(depth: Int) -> JSONValue? {
-      guard depth < 512, index < bytes.count else { return nil }
-      switch bytes[index] {
-      case UInt8(ascii: "n"): return literal("null") ? .null : nil
-      case UInt8(ascii: "t"): return literal("true") ? .bool(true) : nil
-      case UInt8(ascii: "f"): return literal("false") ? .bool(false) : nil
-      case UInt8(ascii: "\""): return string().map { .string($0) }
-      case UInt8(ascii: "["):
-        index += 1
-        var items: [JSONValue] = []
-        skipSpace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
-        while true {
-          skipSpace()
-          guard let item = value(depth: depth + 1) else { return nil }
-          items.append(item)
-          skipSpace()
-          guard index < bytes.count else { return nil }
-          if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-          if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
-          return nil
-        }
-      case UInt8(ascii: "{"):
-        index += 1
-        var members: [(key: String, value: JSONValue)] = []
-        skipSpace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(JSONValue.Object(members)) }
-        while true {
-          skipSpace()
-          guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string() else { return nil }
-          skipSpace()
-          guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
-          index += 1
-          skipSpace()
-          guard let member = value(depth: depth + 1) else { return nil }
-          members.append((key: key, value: member))
-          skipSpace()
-          guard index < bytes.count else { return nil }
-          if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-          if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(JSONValue.Object(members)) }
-          return nil
-        }
-      default:
-        return number()
+    /// The byte at `index`, or a failure naming what was expected at the end of the text.
+    func current(expecting what: String) throws(Failure) -> UInt8 {
+      guard index < bytes.count else { throw failure("unexpected end of text (expected \(what))") }
+      return bytes[index]
+    }
+
+    mutating func value(depth: Int) throws(Failure) -> JSONValue {
+      guard depth < 512 else { throw failure("nesting deeper than 512") }
+      switch try current(expecting: "a value") {
+      case UInt8(ascii: "n"): return try literal("null", .null)
+      case UInt8(ascii: "t"): return try literal("true", .bool(true))
+      case UInt8(ascii: "f"): return try literal("false", .bool(false))
+      case UInt8(ascii: "\""): return .string(try string())
+      case UInt8(ascii: "["): return try array(depth: depth)
+      case UInt8(ascii: "{"): return try object(depth: depth)
+      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+      default: throw failure("unexpected character (expected a value)")
       }
     }
 
-    mutating func number() -> JSONValue? {
+    mutating func array(depth: Int) throws(Failure) -> JSONValue {
+      index += 1
+      var items: [JSONValue] = []
+      skipSpace()
+      if try current(expecting: "a value or ']'") == UInt8(ascii: "]") { index += 1; return .array(items) }
+      while true {
+        skipSpace()
+        items.append(try value(depth: depth + 1))
+        skipSpace()
+        switch try current(expecting: "',' or ']'") {
+        case UInt8(ascii: ","): index += 1
+        case UInt8(ascii: "]"): index += 1; return .array(items)
+        default: throw failure("unexpected character (expected ',' or ']')")
+        }
+      }
+    }
+
+    mutating func object(depth: Int) throws(Failure) -> JSONValue {
+      index += 1
+      var members: [(key: String, value: JSONValue)] = []
+      skipSpace()
+      if try current(expecting: "a key or '}'") == UInt8(ascii: "}") { index += 1; return .object(JSONValue.Object(members)) }
+      while true {
+        skipSpace()
+        guard try current(expecting: "a key") == UInt8(ascii: "\"") else { throw failure("unexpected character (expected a key)") }
+        let key = try string()
+        skipSpace()
+        guard try current(expecting: "':'") == UInt8(ascii: ":") else { throw failure("unexpected character (expected ':')") }
+        index += 1
+        skipSpace()
+        members.append((key: key, value: try value(depth: depth + 1)))
+        skipSpace()
+        switch try current(expecting: "',' or '}'") {
+        case UInt8(ascii: ","): index += 1
+        case UInt8(ascii: "}"): index += 1; return .object(JSONValue.Object(members))
+        default: throw failure("unexpected character (expected ',' or '}')")
+        }
+      }
+    }
+
+    /// Skips one or more digits.
+    mutating func digits(_ what: String) throws(Failure) {
+      guard index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else { throw failure("expected a digit (\(what))") }
+      while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+    }
+
+    mutating func number() throws(Failure) -> JSONValue {
       let start = index
       var isInteger = true
-      if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
-      while index < bytes.count {
-        let b = bytes[index]
-        if b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") {
-          index += 1
-        } else if b == UInt8(ascii: ".") || b == UInt8(ascii: "e") || b == UInt8(ascii: "E") || b == UInt8(ascii: "+") || (b == UInt8(ascii: "-") && index > start) {
-          isInteger = false
-          index += 1
-        } else {
-          break
-        }
+      if bytes[index] == UInt8(ascii: "-") { index += 1 }
+      if index < bytes.count, bytes[index] == UInt8(ascii: "0") {
+        index += 1
+        if index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { throw failure("leading zero in a number") }
+      } else {
+        try digits("in a number")
       }
-      guard index > start else { return nil }
+      if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+        isInteger = false
+        index += 1
+        try digits("after a decimal point")
+      }
+      if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+        isInteger = false
+        index += 1
+        if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+        try digits("in an exponent")
+      }
       let text = String(decoding: bytes[start..<index], as: UTF8.self)
       if isInteger, let value = Int64(text) {
         if let small = Int32(exactly: value) { return .integer(small) }
         return .long(value)
       }
-      guard let double = Double(text), double.isFinite else { return nil }
+      // An integer beyond Int64 is a double, as JSON.parse reads it.
+      guard let double = Double(text), double.isFinite else {
+        index = start
+        throw failure("number out of range")
+      }
       return .double(double)
     }
 
-    mutating func string() -> String? {
+    mutating func string() throws(Failure) -> String {
       index += 1
       var units: [UInt16] = []
       var runStart = index
@@ -114,12 +169,12 @@ package enum JSONValueParser {
           index += 1
           return String(decoding: units, as: UTF16.self)
         }
+        if b < 0x20 && !allowsRawControlCharacters { throw failure("control character in a string (escape it)") }
         if b == UInt8(ascii: "\\") {
           flush(index)
           index += 1
-          guard index < bytes.count else { return nil }
+          guard index < bytes.count else { throw failure("unexpected end of text (expected an escape)") }
           let escape = bytes[index]
-          index += 1
           switch escape {
           case UInt8(ascii: "\""): units.append(0x22)
           case UInt8(ascii: "\\"): units.append(0x5C)
@@ -130,17 +185,21 @@ package enum JSONValueParser {
           case UInt8(ascii: "r"): units.append(0x0D)
           case UInt8(ascii: "t"): units.append(0x09)
           case UInt8(ascii: "u"):
-            guard index + 4 <= bytes.count, let code = UInt16(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16) else { return nil }
+            let hex = index + 1
+            guard hex + 4 <= bytes.count, bytes[hex..<hex + 4].allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }),
+              let code = UInt16(String(decoding: bytes[hex..<hex + 4], as: UTF8.self), radix: 16)
+            else { throw failure("invalid \\u escape (expected 4 hex digits)") }
             units.append(code)
             index += 4
-          default: return nil
+          default: throw failure("invalid escape")
           }
+          index += 1
           runStart = index
           continue
         }
         index += 1
       }
-      return nil
+      throw failure("unexpected end of text (unterminated string)")
     }
   }
 }

@@ -155,14 +155,14 @@ extension Operation {
 
     case .arraySet(_, let createdAt, let value, let executedAt):
       guard let array = parent as? CRDTArray else { throw mismatch(parent, expected: "an array") }
-      guard let target = array.element(createdAt: createdAt), let position = array.position(ofElement: createdAt) else {
+      guard let target = array.element(createdAt: createdAt),
+        let anchor = array.arraySetAnchor(of: createdAt, authorVector: versionVector) else {
         throw YorkieError(.elementNotFound, "array \(array.createdAt) has no element created at \(createdAt)")
       }
-      // The new value goes after the target's original position (named by its createdAt), the
-      // same place on every replica whatever moves they applied; only if garbage collection
-      // purged that position does it go after the target's current one. (The JS SDK uses the
-      // current position, Go the original one; local edits emit ArraySet only when both agree.)
-      let anchor = array.position(withID: createdAt) != nil ? createdAt : array.nodes[Int(position)].id
+      // The new value goes where the ArraySet's author saw the target: its current position
+      // unless the author had not seen the move that put it there (see arraySetAnchor). Never
+      // the original position merely because garbage collection has not purged it yet: that
+      // made the result depend on when each replica collected.
       let element = value.materialize(adopting: adopting)
       array.insert(element, afterPosition: anchor, executedAt: executedAt)
       journal.append(array, .unlink(element))
