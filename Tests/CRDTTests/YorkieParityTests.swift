@@ -21,13 +21,18 @@ struct YorkieParityTests {
   static let elementB = TimeTicket(lamport: 1, delimiter: 3, actorID: a)
   static let elementC = TimeTicket(lamport: 1, delimiter: 4, actorID: a)
 
-  /// A1: `list = [1, 2, 3]`.
-  static let create = change(a, seq: 1, lamport: 1, saw: [:], [
-    .set(parentCreatedAt: .initial, key: "list", value: OperationValue(.array([], ElementSnapshot.Meta(createdAt: list))), executedAt: list),
-    .add(parentCreatedAt: list, previousCreatedAt: .initial, value: int(1, elementA), executedAt: elementA),
-    .add(parentCreatedAt: list, previousCreatedAt: elementA, value: int(2, elementB), executedAt: elementB),
-    .add(parentCreatedAt: list, previousCreatedAt: elementB, value: int(3, elementC), executedAt: elementC),
-  ])
+  /// A1: `list = [1, 2, 3]`. Built anew for each use: a change held in a global for the whole
+  /// run is reported by LeakSanitizer at exit, because an operation value's box is held in a
+  /// two-case enum whose case Swift keeps in the pointer's spare bits, which LeakSanitizer does
+  /// not read as a pointer (a false report, but one that fails `.ci/run`).
+  static var create: Change {
+    change(a, seq: 1, lamport: 1, saw: [:], [
+      .set(parentCreatedAt: .initial, key: "list", value: OperationValue(.array([], ElementSnapshot.Meta(createdAt: list))), executedAt: list),
+      .add(parentCreatedAt: list, previousCreatedAt: .initial, value: int(1, elementA), executedAt: elementA),
+      .add(parentCreatedAt: list, previousCreatedAt: elementA, value: int(2, elementB), executedAt: elementB),
+      .add(parentCreatedAt: list, previousCreatedAt: elementB, value: int(3, elementC), executedAt: elementC),
+    ])
+  }
 
   // MARK: ArraySet
 
