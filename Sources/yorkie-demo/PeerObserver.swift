@@ -129,7 +129,7 @@ actor PeerObserver {
     lastEventAt = log.elapsed
     flush()
     broadcasts.append(message)
-    log.event(name, "◂ broadcast \(JSONValue.string(message.topic).jsonString) from \(log.name(ofClient: message.publisher)): \(message.payload.jsonString)")
+    log.event(name, "◂ broadcast \(JSONValue.string(message.topic).jsonString) from \(message.publisher.map(log.name(of:)) ?? "an unnamed client"): \(message.payload.jsonString)")
   }
 
   /// Records a session count. Past the count of its own attach, a count comes from the

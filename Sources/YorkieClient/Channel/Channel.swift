@@ -7,11 +7,12 @@ public struct BroadcastMessage: Sendable, Equatable, CustomStringConvertible {
   public var topic: String
   /// The payload (JSON; `null` when the bytes were not JSON).
   public var payload: JSONValue
-  /// The publishing client's ID (24 hex characters).
-  public var publisher: String
+  /// The publishing client, as presences and ``Client/id`` name it; nil when the server named
+  /// no valid client ID (the message is delivered all the same).
+  public var publisher: ActorID?
 
   /// A message.
-  public init(topic: String, payload: JSONValue, publisher: String) {
+  public init(topic: String, payload: JSONValue, publisher: ActorID?) {
     self.topic = topic
     self.payload = payload
     self.publisher = publisher
@@ -19,7 +20,7 @@ public struct BroadcastMessage: Sendable, Equatable, CustomStringConvertible {
 
   /// `"chat" {"msg":"hi"} from …a1b2c3`.
   public var description: String {
-    "\(JSONValue.string(topic).jsonString) \(payload.jsonString) from …\(publisher.suffix(6))"
+    "\(JSONValue.string(topic).jsonString) \(payload.jsonString) from \(publisher.map(\.abbreviated) ?? "an unnamed client")"
   }
 }
 

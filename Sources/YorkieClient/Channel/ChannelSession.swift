@@ -224,7 +224,7 @@ final class ChannelSession: Sendable {
             case .broadcast:
               let text = String(decoding: event.payload, as: UTF8.self)
               let payload = JSONValueParser.parse(text) ?? .null
-              channel.deliver(BroadcastMessage(topic: event.topic, payload: payload, publisher: event.publisher))
+              channel.deliver(BroadcastMessage(topic: event.topic, payload: payload, publisher: try? ActorID(hex: event.publisher)))
             case .unspecified:
               break
             }

@@ -70,7 +70,7 @@ struct ChannelOfflineTests {
       #expect(await room.sessionCount == 2)
 
       try await b.broadcast(channel: key, topic: "hello", payload: ["from": "b"])
-      let bID = try #require(await b.id?.hex)
+      let bID = try #require(await b.id)
       #expect(await receivedByA.waitFor { $0 == BroadcastMessage(topic: "hello", payload: ["from": "b"], publisher: bID) })
       try await a.broadcast(channel: key, topic: "reply", payload: ["from": "a"])
       #expect(await receivedByB.waitFor { $0.topic == "reply" })

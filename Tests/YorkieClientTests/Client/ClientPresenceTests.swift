@@ -91,7 +91,7 @@ struct ClientChannelTests {
       #expect(try await a.sessionCount(ofChannel: "room-1") == 2)
 
       try await a.broadcast(channel: "room-1", topic: "chat", payload: ["msg": "hi", "n": 1])
-      let aID = try #require(await a.id?.hex)
+      let aID = try #require(await a.id)
       #expect(await received.waitFor { $0 == BroadcastMessage(topic: "chat", payload: ["msg": "hi", "n": 1], publisher: aID) })
       try await b.broadcast(channel: "room-1", topic: "ack", payload: "ok")
       #expect(await echoed.waitFor { $0.topic == "ack" })
