@@ -33,10 +33,11 @@ extension Document {
       // These never take an element out of the document.
       return nil
     }
-    guard let victim, let member = liveMember(victim, of: container), holdsUnseenEdits(member, after: horizon),
-      let containerPath = root.path(of: container.createdAt), let name = memberName(victim, in: container)
+    guard let victim, let member = liveMember(victim, of: container), holdsUnseenEdits(member.element, after: horizon),
+      let containerPath = root.path(of: container.createdAt)
     else { return nil }
-    return OverwriteCandidate(element: member, path: containerPath + "." + name, content: member.toJSONValue(), operation: kind)
+    return OverwriteCandidate(
+      element: member.element, path: containerPath + "." + member.name, content: member.element.toJSONValue(), operation: kind)
   }
 
   /// Whether `element` was created by this replica after lamport `horizon`, or holds a
@@ -51,24 +52,19 @@ extension Document {
     return false
   }
 
-  /// The live member `createdAt` of an object or array.
-  private func liveMember(_ createdAt: TimeTicket, of container: CRDTElement) -> CRDTElement? {
-    let member: CRDTElement?
-    if let object = container as? CRDTObject {
-      member = object.element(createdAt: createdAt)
-    } else if let array = container as? CRDTArray {
-      member = array.element(createdAt: createdAt)
-    } else {
-      member = nil
+  /// The live member `createdAt` of an object or array, with the key or live index that names
+  /// it in a path.
+  private func liveMember(_ createdAt: TimeTicket, of container: CRDTElement) -> (element: CRDTElement, name: String)? {
+    if let object = container as? CRDTObject, let member = object.element(createdAt: createdAt), !member.isRemoved,
+      let key = object.key(of: createdAt)
+    {
+      return (member, key)
     }
-    guard let member, !member.isRemoved else { return nil }
-    return member
-  }
-
-  /// The key or live index under which `container` holds `createdAt`, as a path component.
-  private func memberName(_ createdAt: TimeTicket, in container: CRDTElement) -> String? {
-    if let object = container as? CRDTObject { return object.key(of: createdAt) }
-    if let array = container as? CRDTArray { return array.index(ofElement: createdAt).map(String.init) }
+    if let array = container as? CRDTArray, let member = array.element(createdAt: createdAt), !member.isRemoved,
+      let index = array.index(ofElement: createdAt)
+    {
+      return (member, String(index))
+    }
     return nil
   }
 }

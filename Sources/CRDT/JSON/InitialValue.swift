@@ -65,16 +65,26 @@ extension JSONObject {
     case .counter(let start):
       setNewCounter(key, start)
     case .object(let members):
-      let object = setNewObject(key)
-      for (name, member) in members.sorted(by: { $0.key < $1.key }) { try object.setInitial(name, member) }
+      try setNewObject(key).setInitialMembers(members)
     case .array(let elements):
-      let array = setNewArray(key)
-      for element in elements { try array.appendInitial(element) }
+      try setNewArray(key).appendInitialElements(elements)
     }
   }
 }
 
+extension JSONObject {
+  /// Sets every member of `members`, in key order (what every replica then shows first).
+  func setInitialMembers(_ members: [String: InitialValue]) throws {
+    for (name, member) in members.sorted(by: { $0.key < $1.key }) { try setInitial(name, member) }
+  }
+}
+
 extension JSONArray {
+  /// Appends every element of `elements`, in order.
+  func appendInitialElements(_ elements: [InitialValue]) throws {
+    for element in elements { try appendInitial(element) }
+  }
+
   /// Appends `value`, creating the texts, counters and containers it holds.
   func appendInitial(_ value: InitialValue) throws {
     switch value {
@@ -86,11 +96,9 @@ extension JSONArray {
     case .counter(let start):
       appendNewCounter(start)
     case .object(let members):
-      let object = appendNewObject()
-      for (name, member) in members.sorted(by: { $0.key < $1.key }) { try object.setInitial(name, member) }
+      try appendNewObject().setInitialMembers(members)
     case .array(let elements):
-      let array = appendNewArray()
-      for element in elements { try array.appendInitial(element) }
+      try appendNewArray().appendInitialElements(elements)
     }
   }
 }

@@ -18,9 +18,9 @@ package final class UpdateContext {
   /// The containers this update's operations edited, a run on one container once: the first
   /// inline (a keystroke's update edits one text and allocates nothing for this), the others
   /// in order. What the document's ``LocalEditLog`` keeps.
-  @exclusivity(unchecked) package private(set) var firstEdited: CRDTElement?
-  @exclusivity(unchecked) package private(set) var laterEdited: [TimeTicket] = []
-  @exclusivity(unchecked) private var lastEdited: CRDTElement?
+  package private(set) var firstEdited: CRDTElement?
+  package private(set) var laterEdited: [TimeTicket] = []
+  private var lastEdited: CRDTElement?
   /// False once the update has returned: proxies refuse to work after that.
   @exclusivity(unchecked) package var isActive = true
   /// The first error a non-throwing setter met; `update` throws it and rolls back.
