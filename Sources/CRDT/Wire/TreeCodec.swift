@@ -99,11 +99,11 @@ package enum TreeCodec {
     while let (field, type) = try r.nextField() {
       switch field {
       case 1:
-        let path = "tree.nodes[\(records.count)]"
-        try located(path) {
+        let index = records.count
+        try located(nodePath(index)) {
           try r.expect(type, .lengthDelimited, field: field)
           var body = try r.message("TreeNode")
-          records.append(try decodeNode(&body, path: path))
+          records.append(try decodeNode(&body, index: index))
         }
       case 2: createdAt = try located("tree.createdAt") { try r.ticketField(type, field) }
       case 3: movedAt = try located("tree.movedAt") { try r.ticketField(type, field) }
@@ -121,39 +121,44 @@ package enum TreeCodec {
     return DecodedTree(records: records, meta: ElementSnapshot.Meta(createdAt: createdAt, movedAt: movedAt, removedAt: removedAt))
   }
 
-  /// Reads one `TreeNode` message body; `path` names it in errors.
-  package static func decodeNode(_ r: inout ProtoReader, path: String) throws -> TreeNodeRecord {
+  /// The path of node `index` in errors (built only for an error: a snapshot has many nodes).
+  private static func nodePath(_ index: Int) -> String { "tree.nodes[\(index)]" }
+
+  /// Reads one `TreeNode` message body; `index` (its place in the list) names it in errors.
+  package static func decodeNode(_ r: inout ProtoReader, index: Int) throws -> TreeNodeRecord {
+    func path() -> String { nodePath(index) }
     var id: TreeNodeID?
     var record = TreeNodeRecord(id: TreeNodeID(createdAt: .initial), type: "")
     while let (field, type) = try r.nextField() {
       switch field {
-      case 1: id = try located(path + ".id") { try r.treeNodeIDField(type, field) }
-      case 2: record.type = try located(path + ".type") { try r.expect(type, .lengthDelimited, field: field); return try r.string() }
-      case 3: record.value = try located(path + ".value") { try r.expect(type, .lengthDelimited, field: field); return try r.string() }
-      case 4: record.removedAt = try located(path + ".removedAt") { try r.ticketField(type, field) }
-      case 5: record.insPrevID = try located(path + ".insPrevId") { try r.treeNodeIDField(type, field) }
-      case 6: record.insNextID = try located(path + ".insNextId") { try r.treeNodeIDField(type, field) }
-      case 7: record.depth = try located(path + ".depth") { try r.expect(type, .varint, field: field); return try r.int32() }
+      case 1: id = try located(path() + ".id") { try r.treeNodeIDField(type, field) }
+      case 2: record.type = try located(path() + ".type") { try r.expect(type, .lengthDelimited, field: field); return try r.string() }
+      case 3: record.value = try located(path() + ".value") { try r.expect(type, .lengthDelimited, field: field); return try r.string() }
+      case 4: record.removedAt = try located(path() + ".removedAt") { try r.ticketField(type, field) }
+      case 5: record.insPrevID = try located(path() + ".insPrevId") { try r.treeNodeIDField(type, field) }
+      case 6: record.insNextID = try located(path() + ".insNextId") { try r.treeNodeIDField(type, field) }
+      case 7: record.depth = try located(path() + ".depth") { try r.expect(type, .varint, field: field); return try r.int32() }
       case 8:
-        let attributePath = "\(path).attributes[\(record.attributes.count)]"
-        let attribute = try located(attributePath) {
+        let attributeIndex = record.attributes.count
+        func attributePath() -> String { "\(path()).attributes[\(attributeIndex)]" }
+        let attribute = try located(attributePath()) {
           try r.expect(type, .lengthDelimited, field: field)
           var entry = try r.message()
           return try decodeAttribute(&entry, path: attributePath)
         }
         record.attributes.append(attribute)
-      case 9: record.mergedFrom = try located(path + ".mergedFrom") { try r.treeNodeIDField(type, field) }
-      case 10: record.mergedAt = try located(path + ".mergedAt") { try r.ticketField(type, field) }
+      case 9: record.mergedFrom = try located(path() + ".mergedFrom") { try r.treeNodeIDField(type, field) }
+      case 10: record.mergedAt = try located(path() + ".mergedAt") { try r.ticketField(type, field) }
       default: try r.skip(type)
       }
     }
-    guard let id else { throw invalid(path + ".id", "is required") }
+    guard let id else { throw invalid(path() + ".id", "is required") }
     record.id = id
     return record
   }
 
   /// A `map<string, NodeAttr>` entry; the NodeAttr must carry its `updatedAt`.
-  private static func decodeAttribute(_ r: inout ProtoReader, path: String) throws -> TreeAttributeRecord {
+  private static func decodeAttribute(_ r: inout ProtoReader, path: () -> String) throws -> TreeAttributeRecord {
     var key = ""
     var value = ""
     var updatedAt: TimeTicket?
@@ -177,8 +182,8 @@ package enum TreeCodec {
       default: try r.skip(type)
       }
     }
-    guard hasValue else { throw invalid(path, "attribute \"\(key)\" has no NodeAttr") }
-    guard let updatedAt else { throw invalid(path + ".updatedAt", "attribute \"\(key)\" has no updatedAt") }
+    guard hasValue else { throw invalid(path(), "attribute \"\(key)\" has no NodeAttr") }
+    guard let updatedAt else { throw invalid(path() + ".updatedAt", "attribute \"\(key)\" has no updatedAt") }
     return TreeAttributeRecord(key: key, value: value, updatedAt: updatedAt, isRemoved: isRemoved)
   }
 
@@ -189,10 +194,11 @@ package enum TreeCodec {
 
   /// Runs `body`; a reader error that names no field (a truncated varint, a bad actor) gets
   /// `field`, so every refusal says where it happened.
-  private static func located<R>(_ field: String, _ body: () throws -> R) throws -> R {
+  private static func located<R>(_ field: @autoclosure () -> String, _ body: () throws -> R) throws -> R {
     do {
       return try body()
     } catch let error as YorkieError where error.field == nil {
+      let field = field()
       throw YorkieError(error.code, "JSONElement.\(field): \(error.message)", field: field, underlying: error)
     }
   }
