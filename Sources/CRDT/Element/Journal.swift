@@ -38,6 +38,8 @@ package final class Journal {
     case counter(CRDTCounter, CRDTCounter.Undo)
     /// A text's record names the text by its index in ``heldTexts`` (see ``append(_:_:)``).
     case text(Int32, CRDTText.Undo)
+    /// A tree's record names the tree (tree edits are rare next to typing).
+    case tree(CRDTTree, CRDTTree.Undo)
   }
 
   /// The texts, arrays and objects that records of this transaction name (see ``HeldList``).
@@ -153,6 +155,7 @@ package final class Journal {
     case .array(let held, let undo): heldArrays[held].undo(undo, root: root)
     case .counter(let counter, let undo): counter.undo(undo)
     case .text(let held, let undo): heldTexts[held].undo(undo)
+    case .tree(let tree, let undo): tree.undo(undo)
     }
   }
 }

@@ -69,6 +69,15 @@ public struct YorkieError: Error, Sendable, CustomStringConvertible {
     public static let invalidArgument = Code("invalidArgument")
     /// Text given to ``JSONValue/init(parsing:)`` is not JSON; ``YorkieError/offset`` says where.
     public static let invalidJSON = Code("invalidJSON")
+    /// A tree position names a node this replica does not have (or a text node as parent).
+    public static let treeNodeNotFound = Code("treeNodeNotFound")
+    /// Tree content that is not a tree: an empty text, text with children, a node list that
+    /// does not nest, an identity used twice or already in the tree.
+    public static let invalidTreeContent = Code("invalidTreeContent")
+    /// A split level below 0, deeper than the position, or without a ticket per level.
+    public static let invalidSplitLevel = Code("invalidSplitLevel")
+    /// A tree range whose start comes after its end, or an offset inside a surrogate pair.
+    public static let invalidTreeRange = Code("invalidTreeRange")
   }
 
   /// What went wrong.

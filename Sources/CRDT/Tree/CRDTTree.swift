@@ -1,0 +1,116 @@
+/// Yorkie's Tree element: an XML-like tree of element nodes (a type, attributes, children) and
+/// text pieces, edited by position and converging like Yorkie v0.7.17's `CRDTTree`.
+///
+/// Structure (see `TreeChildIndex.swift` for the per-element child index):
+///
+/// ```
+///   CRDTTree ── root: CRDTTreeNode("root")          nodesByID: TreeNodeID → node (every node,
+///                  │ childRoot (treap)                        purged ones excepted)
+///             ┌────┴─────┐                           pieceOffsets: ticket → sorted offsets, for
+///           <p>        <p>                                     tickets with a piece other than 0
+///            │ treap     │
+///         [ab]{c}[d]    …
+/// ```
+///
+/// Index rules (as Yorkie's): an element counts 1 for its opening and 1 for its closing tag plus
+/// its content; text counts UTF-16 code units; tombstones count 0; index 0 is before the root's
+/// first child. Invariants of the whole (checked by ``checkInvariants()``):
+/// 1. Every node reachable from the root is in `nodesByID` under its id, and every node there
+///    is either reachable or a detached tombstone awaiting purge.
+/// 2. `pieceOffsets[t]` lists, sorted, the offsets of the registered nodes created at `t`,
+///    and exists exactly when that set is neither empty nor `{0}`.
+/// 3. Text pieces have no children and a non-empty value; the root is an element.
+/// 4. The child-index invariants of `TreeChildIndex.swift` hold at every element.
+package final class CRDTTree: CRDTElement {
+  /// The root element.
+  package private(set) var root: CRDTTreeNode
+  /// Every registered node by identity.
+  var nodesByID: [TreeNodeID: CRDTTreeNode] = [:]
+  /// The offsets of the pieces of a split insertion (see invariant 2).
+  var pieceOffsets: [TimeTicket: [Int32]] = [:]
+
+  /// Creates a tree around `root` (a complete subtree), registering every node.
+  package init(root: CRDTTreeNode, createdAt: TimeTicket) {
+    self.root = root
+    super.init(createdAt: createdAt)
+    root.forEachPostOrder { node, _ in self.register(node) }
+  }
+
+  /// The root's content size (Yorkie's `getSize`).
+  package var size: Int { root.size }
+
+  /// The number of registered nodes (Yorkie's `getNodeSize`).
+  package var nodeCount: Int { nodesByID.count }
+
+  // MARK: - Registry
+
+  func register(_ node: CRDTTreeNode) {
+    nodesByID[node.id] = node
+    let ticket = node.id.createdAt
+    if node.id.offset == 0 && pieceOffsets[ticket] == nil { return }
+    var offsets = pieceOffsets[ticket] ?? (nodesByID[TreeNodeID(createdAt: ticket)] != nil && node.id.offset != 0 ? [0] : [])
+    let position = offsets.partitioningIndex { $0 >= node.id.offset }
+    if position == offsets.count || offsets[position] != node.id.offset { offsets.insert(node.id.offset, at: position) }
+    pieceOffsets[ticket] = offsets
+  }
+
+  func unregister(_ node: CRDTTreeNode) {
+    nodesByID[node.id] = nil
+    let ticket = node.id.createdAt
+    guard var offsets = pieceOffsets[ticket] else { return }
+    offsets.removeAll { $0 == node.id.offset }
+    pieceOffsets[ticket] = offsets.isEmpty || offsets == [0] ? nil : offsets
+  }
+
+  /// The node with identity `id`, or the piece of the same insertion that covers it (the
+  /// greatest registered offset not above `id.offset`): Yorkie's `findFloorNode`.
+  package func floorNode(_ id: TreeNodeID) -> CRDTTreeNode? {
+    if let node = nodesByID[id] { return node }
+    guard let offsets = pieceOffsets[id.createdAt] else {
+      return nodesByID[TreeNodeID(createdAt: id.createdAt)]
+    }
+    let position = offsets.partitioningIndex { $0 > id.offset }
+    guard position > 0 else { return nil }
+    return nodesByID[TreeNodeID(createdAt: id.createdAt, offset: offsets[position - 1])]
+  }
+
+  /// The registered node with exactly this identity.
+  package func node(_ id: TreeNodeID) -> CRDTTreeNode? { nodesByID[id] }
+
+  // MARK: - Element requirements
+
+  package override func deepCopy() -> CRDTElement {
+    // Records round-trip every field, and building from them is linear.
+    let copy = (try? CRDTTree(records: toRecords(), createdAt: createdAt))!
+    copy.movedAt = movedAt
+    copy.removedAt = removedAt
+    return copy
+  }
+
+  package override func writeJSON(into writer: inout JSONWriter, sorted: Bool) {
+    writer.raw(treeJSON())
+  }
+
+  package override func toJSONValue() -> JSONValue {
+    // The JSON value of a tree is its tree JSON, as Yorkie's `toJS` of a tree.
+    JSONValue.parseOrNull(treeJSON())
+  }
+}
+
+extension JSONValue {
+  /// `text` parsed as JSON, `.null` when it is not JSON (never the case for a tree's own JSON).
+  static func parseOrNull(_ text: String) -> JSONValue { JSONValueParser.parse(text) ?? .null }
+}
+
+extension Array {
+  /// The first index whose element satisfies `belongs` (which must be false then true along the array).
+  func partitioningIndex(where belongs: (Element) -> Bool) -> Int {
+    var low = 0
+    var high = count
+    while low < high {
+      let mid = (low + high) / 2
+      if belongs(self[mid]) { high = mid } else { low = mid + 1 }
+    }
+    return low
+  }
+}

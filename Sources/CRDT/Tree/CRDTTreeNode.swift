@@ -1,0 +1,151 @@
+/// One node of a ``CRDTTree``: an element (a type, attributes, children) or a text piece.
+///
+/// A node is also an entry of its parent's child index (see `TreeChildIndex.swift`): the
+/// fields `treapLeft`/`treapRight`/`treapUp`, `priority` and the `subtree…` sums belong to that
+/// index and are only written by it.
+package final class CRDTTreeNode {
+  /// The node's identity.
+  package let id: TreeNodeID
+  /// The element type, or `"text"`.
+  package let type: String
+  /// The text of a text piece (empty for elements).
+  package internal(set) var value: String
+  /// The UTF-16 length of `value`.
+  package internal(set) var length: Int
+  /// The attributes of an element: nil until an element is created with attributes or styled.
+  package internal(set) var attributes: TreeAttributes?
+  /// The removal ticket of a tombstone.
+  package internal(set) var removedAt: TimeTicket?
+  /// The piece before this one in the same insertion (text split) or split chain (element).
+  package internal(set) var insPrevID: TreeNodeID?
+  /// The piece after this one.
+  package internal(set) var insNextID: TreeNodeID?
+  /// The element this node was moved away from by a merge, and the ticket of that merge.
+  package internal(set) var mergedFrom: TreeNodeID?
+  package internal(set) var mergedAt: TimeTicket?
+  /// The element holding this node (nil for the root and for purged or detached nodes).
+  package internal(set) unowned var parent: CRDTTreeNode?
+
+  // MARK: Child index state (TreeChildIndex.swift)
+
+  /// The root of this element's child treap.
+  var childRoot: CRDTTreeNode?
+  /// This node's links inside its parent's child treap.
+  var treapLeft: CRDTTreeNode?
+  var treapRight: CRDTTreeNode?
+  unowned var treapUp: CRDTTreeNode?
+  /// The heap priority of this node in its parent's treap (derived from the identity, so a
+  /// replica's layout is reproducible).
+  let priority: UInt64
+  /// Sums over this node's treap subtree: visible padded size, live nodes, live elements.
+  var subtreeWeight = 0
+  var subtreeLive: Int32 = 0
+  var subtreeLiveElements: Int32 = 0
+
+  /// Creates an element.
+  package init(id: TreeNodeID, type: String, attributes: TreeAttributes? = nil) {
+    self.id = id
+    self.type = type
+    self.value = ""
+    self.length = 0
+    self.attributes = attributes
+    self.priority = CRDTTreeNode.priority(of: id)
+    recomputeSubtree()
+  }
+
+  /// Creates a text piece.
+  package init(id: TreeNodeID, text: String) {
+    self.id = id
+    self.type = TreeNodeRecord.textType
+    self.value = text
+    self.length = text.utf16.count
+    self.priority = CRDTTreeNode.priority(of: id)
+    recomputeSubtree()
+  }
+
+  /// Whether this is a text piece.
+  @inline(__always) package var isText: Bool { type == TreeNodeRecord.textType }
+  /// Whether this node is a tombstone.
+  @inline(__always) package var isRemoved: Bool { removedAt != nil }
+
+  /// The content size: a text's length, an element's live children's padded sizes.
+  @inline(__always) package var size: Int { isText ? length : (childRoot?.subtreeWeight ?? 0) }
+
+  /// The size this node takes in its parent: 0 for a tombstone, the length for text, the size
+  /// plus the open and close tags for an element.
+  @inline(__always) package var paddedSize: Int {
+    removedAt != nil ? 0 : (isText ? length : size + 2)
+  }
+
+  /// A well-mixed 64-bit value of the identity (SplitMix64's finalizer).
+  private static func priority(of id: TreeNodeID) -> UInt64 {
+    var z = UInt64(bitPattern: id.createdAt.lamport) &* 0x9E37_79B9_7F4A_7C15
+    z ^= UInt64(id.createdAt.delimiter) << 32 | UInt64(UInt32(bitPattern: id.offset))
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  /// Every node of this subtree, children before their parent (Yorkie's post-order).
+  package func forEachPostOrder(depth: Int = 0, _ body: (CRDTTreeNode, Int) -> Void) {
+    forEachChild { $0.forEachPostOrder(depth: depth + 1, body) }
+    body(self, depth)
+  }
+}
+
+/// The attributes of an element (Yorkie's RHT): each key holds a JSON-encoded value, the ticket
+/// of the style that set or removed it, and a removal flag. Entries stay in the order their key
+/// was first set (JS `Map` order, which Yorkie's tree JSON prints).
+package struct TreeAttributes: Hashable, Sendable {
+  /// The entries, live and removed.
+  package private(set) var entries: [TreeAttributeRecord] = []
+
+  package init(_ entries: [TreeAttributeRecord] = []) {
+    self.entries = entries
+  }
+
+  /// The live entries.
+  package var live: [TreeAttributeRecord] { entries.filter { !$0.isRemoved } }
+
+  /// The entry for `key`.
+  package func entry(_ key: String) -> TreeAttributeRecord? { entries.first { $0.key == key } }
+
+  /// Sets `key` to `value` when `ticket` is newer than the entry's ticket (LWW).
+  ///
+  /// - Returns: whether the entry changed, and the entry it replaced.
+  package mutating func set(_ key: String, _ value: String, at ticket: TimeTicket) -> (applied: Bool, replaced: TreeAttributeRecord?) {
+    let record = TreeAttributeRecord(key: key, value: value, updatedAt: ticket)
+    guard let index = entries.firstIndex(where: { $0.key == key }) else {
+      entries.append(record)
+      return (true, nil)
+    }
+    let old = entries[index]
+    guard ticket.isAfter(old.updatedAt) else { return (false, nil) }
+    entries[index] = record
+    return (true, old)
+  }
+
+  /// Removes `key` at `ticket` when it is newer than the entry (a missing key gets a tombstone,
+  /// as Yorkie's RHT does, so a concurrent older set cannot revive it).
+  ///
+  /// - Returns: the tombstone written, nil when the removal lost.
+  package mutating func remove(_ key: String, at ticket: TimeTicket) -> TreeAttributeRecord? {
+    guard let index = entries.firstIndex(where: { $0.key == key }) else {
+      let tombstone = TreeAttributeRecord(key: key, value: "", updatedAt: ticket, isRemoved: true)
+      entries.append(tombstone)
+      return tombstone
+    }
+    let old = entries[index]
+    guard ticket.isAfter(old.updatedAt) else { return nil }
+    let tombstone = TreeAttributeRecord(key: key, value: old.value, updatedAt: ticket, isRemoved: true)
+    entries[index] = tombstone
+    return tombstone
+  }
+
+  /// Drops the tombstone of `key` removed at `removedAt`; false when the entry is something else.
+  package mutating func purge(_ key: String, removedAt: TimeTicket) -> Bool {
+    guard let index = entries.firstIndex(where: { $0.key == key && $0.isRemoved && $0.updatedAt == removedAt }) else { return false }
+    entries.remove(at: index)
+    return true
+  }
+}
