@@ -84,12 +84,12 @@ extension Operation {
     }
     switch self {
     case .set(_, let key, let value, let executedAt):
-      guard let object = parent as? CRDTObject else { throw mismatch(parent, expected: "an object") }
+      guard case .object(let object) = parent.kind else { throw mismatch(parent, expected: "an object") }
       return try Operation.applySet(object, key, value.materialize(adopting: adopting), executedAt: executedAt,
                                 root: root, journal: journal, wantsInfo: wantsInfo)
 
     case .add(_, let previousCreatedAt, let value, let executedAt):
-      guard let array = parent as? CRDTArray else { throw mismatch(parent, expected: "an array") }
+      guard case .array(let array) = parent.kind else { throw mismatch(parent, expected: "an array") }
       guard previousCreatedAt == array.nodes[Int(array.last)].id || array.position(withID: previousCreatedAt) != nil
         || array.position(ofElement: previousCreatedAt) != nil else {
         throw YorkieError(.elementNotFound, "array \(array.createdAt) has no position \(previousCreatedAt)")
@@ -104,7 +104,7 @@ extension Operation {
                                 root: root, journal: journal, wantsInfo: wantsInfo)
 
     case .move(_, let previousCreatedAt, let createdAt, let executedAt):
-      guard let array = parent as? CRDTArray else { throw mismatch(parent, expected: "an array") }
+      guard case .array(let array) = parent.kind else { throw mismatch(parent, expected: "an array") }
       guard array.position(withID: previousCreatedAt) != nil, array.position(ofElement: createdAt) != nil else {
         throw YorkieError(.elementNotFound, "array \(array.createdAt) cannot move \(createdAt) after \(previousCreatedAt)")
       }
@@ -121,7 +121,8 @@ extension Operation {
       return [OperationInfo(type: .move, path: path, index: CRDTArray.infoIndex(array, createdAt), previousIndex: previousIndex)]
 
     case .remove(_, let createdAt, let executedAt):
-      if let object = parent as? CRDTObject {
+      switch parent.kind {
+      case .object(let object):
         // A member that garbage collection already purged was removed by someone else too:
         // nothing left to do (Yorkie ignores it the same way).
         guard let element = object.element(createdAt: createdAt) else { return [] }
@@ -137,7 +138,7 @@ extension Operation {
         // Reported even when a concurrent removal got there first, as the JS SDK does.
         guard wantsInfo, let path = root.path(of: object.createdAt) else { return [] }
         return [OperationInfo(type: .remove, path: path, key: key)]
-      } else if let array = parent as? CRDTArray {
+      case .array(let array):
         guard let element = array.element(createdAt: createdAt) else { return [] }
         let oldRemovedAt = element.removedAt
         let index = wantsInfo ? CRDTArray.infoIndex(array, createdAt) : nil
@@ -150,11 +151,12 @@ extension Operation {
         }
         guard wantsInfo, let path = root.path(of: array.createdAt) else { return [] }
         return [OperationInfo(type: .remove, path: path, index: index)]
+      case .primitive, .text, .counter:
+        throw mismatch(parent, expected: "an object or an array")
       }
-      throw mismatch(parent, expected: "an object or an array")
 
     case .arraySet(_, let createdAt, let value, let executedAt):
-      guard let array = parent as? CRDTArray else { throw mismatch(parent, expected: "an array") }
+      guard case .array(let array) = parent.kind else { throw mismatch(parent, expected: "an array") }
       guard let target = array.element(createdAt: createdAt),
         let anchor = array.arraySetAnchor(of: createdAt, authorVector: versionVector) else {
         throw YorkieError(.elementNotFound, "array \(array.createdAt) has no element created at \(createdAt)")
@@ -182,14 +184,14 @@ extension Operation {
       return [OperationInfo(type: .arraySet, path: path)]
 
     case .edit(let edit):
-      guard let text = parent as? CRDTText else { throw mismatch(parent, expected: "a text") }
+      guard case .text(let text) = parent.kind else { throw mismatch(parent, expected: "a text") }
       return try Operation.applyEdit(text, from: edit.from, to: edit.to, content: edit.content, attributes: edit.attributes,
                                      executedAt: edit.executedAt,
                                      versionVector: versionVector.flatMap { $0.isEmpty ? nil : $0 }, knownRange: nil,
                                      root: root, journal: journal, wantsInfo: wantsInfo)
 
     case .style(_, let from, let to, let attributes, let attributesToRemove, let executedAt):
-      guard let text = parent as? CRDTText else { throw mismatch(parent, expected: "a text") }
+      guard case .text(let text) = parent.kind else { throw mismatch(parent, expected: "a text") }
       let knowledge = versionVector.flatMap { $0.isEmpty ? nil : $0 }
       let result = try text.style(from: from, to: to, attributes: attributes, attributesToRemove: attributesToRemove,
                                   editedAt: executedAt, versionVector: knowledge, journal: journal)
@@ -209,7 +211,7 @@ extension Operation {
                             attributes: OperationInfo.decode(attributes), attributesToRemove: attributesToRemove)]
 
     case .restoreEdit(let parentCreatedAt, let from, let to, let restoreSpans, let restoreMode, let retombstoneSpans, let executedAt):
-      guard let text = parent as? CRDTText else { throw mismatch(parent, expected: "a text") }
+      guard case .text(let text) = parent.kind else { throw mismatch(parent, expected: "a text") }
       // Spans name pieces by identity: the change must have seen every insertion it names
       // (Yorkie's validateRestoreIdentities). A local edit (no vector) knows everything.
       if let knowledge = versionVector, !knowledge.isEmpty {
@@ -254,7 +256,7 @@ extension Operation {
       return changes.map { OperationInfo(type: .edit, path: path, from: $0.from, to: $0.to, value: .string($0.value)) }
 
     case .dedupIncrease(let parentCreatedAt, let operand, let actor, let executedAt):
-      guard let counter = parent as? CRDTCounter else { throw mismatch(parent, expected: "a counter") }
+      guard case .counter(let counter) = parent.kind else { throw mismatch(parent, expected: "a counter") }
       // Yorkie: an increase that names no actor, or one on a plain counter, is a plain increase.
       guard counter.isDeduplicating, !actor.isEmpty else {
         let increase = Operation.increase(parentCreatedAt: parentCreatedAt, value: operand, executedAt: executedAt)
@@ -271,7 +273,7 @@ extension Operation {
       return [OperationInfo(type: .increase, path: path, value: operand.jsonValue)]
 
     case .increase(_, let operand, _):
-      guard let counter = parent as? CRDTCounter else { throw mismatch(parent, expected: "a counter") }
+      guard case .counter(let counter) = parent.kind else { throw mismatch(parent, expected: "a counter") }
       guard !counter.isDeduplicating else {
         throw YorkieError(.typeMismatch, "a deduplicating counter \(counter.createdAt) is increased by an actor, not by \(operand)")
       }

@@ -126,9 +126,9 @@ package final class CRDTText: CRDTElement {
   /// were split off a tombstone, or carry attribute tombstones): the caller registers them.
   @exclusivity(unchecked) package internal(set) var splitGarbage: [Int32] = []
 
-  package override init(createdAt: TimeTicket) {
+  package init(createdAt: TimeTicket) {
     arena.append(Piece(createdAt: PackedTicket(lamport: 0, delimiter: 0, actor: 0), offset: 0, start: 0, length: 0))
-    super.init(createdAt: createdAt)
+    super.init(createdAt: createdAt, tag: Self.tag)
   }
 
   /// The pieces by handle, unpacked.
@@ -715,9 +715,15 @@ package final class CRDTText: CRDTElement {
     freeHandles.append(handle)
   }
 
-  // MARK: Element
+}
 
-  package override func deepCopy() -> CRDTElement {
+extension CRDTText: ElementCapabilities {
+  package static var tag: ElementKind.Tag { .text }
+
+  /// A text holds pieces, not elements.
+  package func forEachChild(_ body: (CRDTElement) -> Void) {}
+
+  package func deepCopy() -> CRDTText {
     let copy = CRDTText.copying(pieces.map { handle in
       let node = nodes[Int(handle)]
       return ElementSnapshot.TextNode(id: node.id, value: content(of: handle), removedAt: node.removedAt,
@@ -728,7 +734,7 @@ package final class CRDTText: CRDTElement {
     return copy
   }
 
-  package override func writeJSON(into writer: inout JSONWriter, sorted: Bool) {
+  package func writeJSON(into writer: inout JSONWriter, sorted: Bool) {
     writer.raw("[")
     var first = true
     var handle = arena[Int(CRDTText.head)].next
@@ -752,7 +758,7 @@ package final class CRDTText: CRDTElement {
     writer.raw("]")
   }
 
-  package override func toJSONValue() -> JSONValue {
+  package func toJSONValue() -> JSONValue {
     JSONValueParser.parse(toJSON()) ?? .array([])
   }
 }
