@@ -451,13 +451,21 @@ package final class CRDTText: CRDTElement {
 
   /// Replaces the range `from..<to` with `content`.
   ///
-  /// - Parameter versionVector: what the editor had seen; nil for a local edit (everything).
-  ///   Pieces the editor had not seen (inserted concurrently) are not deleted.
+  /// - Parameters:
+  ///   - mode: how the edit runs. Its author's version vector (``ExecutionMode/authorVector``)
+  ///     bounds the deletion: pieces the editor had not seen (inserted concurrently) are not
+  ///     deleted; without one the editor knew everything. The result's indexes are computed
+  ///     only when the mode describes the edit, or when they are known.
+  ///   - knownRange: the visible index range the positions name, when the caller (a local
+  ///     edit, which made the positions from these indexes) has it.
   package func edit(from: TextPosition, to: TextPosition, content: String, attributes: [String: String]?,
-                    editedAt: TimeTicket, versionVector: VersionVector?, journal: Journal, wantsIndexes: Bool = true,
+                    editedAt: TimeTicket, mode: ExecutionMode, journal: Journal,
                     knownRange: (Int, Int)? = nil) throws(YorkieError) -> EditResult {
     if !splitGarbage.isEmpty { splitGarbage.removeAll(keepingCapacity: true) }
-    let local = knownRange != nil
+    assert(knownRange == nil || mode.issuesNewestTickets, "only this replica's own edit, made just now, knows its range")
+    let local = mode.issuesNewestTickets
+    let versionVector = mode.authorVector
+    let wantsIndexes = mode.describes
     let (toLeft, toRight) = try boundary(at: to, editedAt: editedAt, journal: journal, local: local)
     // Splitting moves no visible text, so the boundary's index can be read before the next split
     // (a local edit already knows it: its positions were made from these indexes).
