@@ -21,14 +21,14 @@ struct TextMemoryTests {
     for (i, actor) in actors.enumerated() {
       let head = try #require(text.position(at: 0))
       _ = try text.edit(from: head, to: head, content: ["a", "b", "c"][i], attributes: nil,
-                        editedAt: TimeTicket(lamport: lamport, delimiter: 1, actorID: actor), versionVector: VersionVector(), journal: journal)
+                        editedAt: TimeTicket(lamport: lamport, delimiter: 1, actorID: actor), mode: .remote(versionVector: VersionVector(), describing: true), journal: journal)
     }
     #expect(text.string == "acb")
     journal.commit()
     let removedAt = TimeTicket(lamport: Int64.max - 3, delimiter: 9, actorID: try ActorID(hex: "ffffffffffffffffffffffff"))
     let from = try #require(text.position(at: 1))
     let to = try #require(text.position(at: 2))
-    let result = try text.edit(from: from, to: to, content: "", attributes: nil, editedAt: removedAt, versionVector: nil, journal: journal)
+    let result = try text.edit(from: from, to: to, content: "", attributes: nil, editedAt: removedAt, mode: .remote(versionVector: VersionVector(), describing: true), journal: journal)
     #expect(text.string == "ab")
     #expect(result.removedCount == 1)
     let pieces = text.pieces
@@ -37,7 +37,7 @@ struct TextMemoryTests {
     #expect(pieces.map { text.node($0).removedAt } == [nil, removedAt, nil])
     #expect(text.checkInvariants() == nil)
     // A copy rebuilds its own actor table and keeps every ticket.
-    let copy = try #require(text.deepCopy() as? CRDTText)
+    let copy = text.deepCopy()
     #expect(copy.pieces.map { copy.node($0).id } == pieces.map { text.node($0).id })
     #expect(copy.pieces.map { copy.node($0).removedAt } == [nil, removedAt, nil])
     #expect(copy.checkInvariants() == nil)
@@ -47,7 +47,7 @@ struct TextMemoryTests {
     #expect(text.checkInvariants() == nil)
     let all = try #require(text.position(at: 3))
     _ = try text.edit(from: try #require(text.position(at: 0)), to: all, content: "", attributes: nil,
-                      editedAt: removedAt, versionVector: nil, journal: journal)
+                      editedAt: removedAt, mode: .remote(versionVector: VersionVector(), describing: true), journal: journal)
     #expect(text.string == "")
     #expect(text.removals.count == 3)
     #expect(text.checkInvariants() == nil)

@@ -52,8 +52,8 @@ indirect enum YSON: Equatable, Sendable, CustomStringConvertible {
 
   /// The typed rendering of an element of a Swift document (live content only).
   init(_ element: CRDTElement) {
-    switch element {
-    case let primitive as CRDTPrimitive:
+    switch element.kind {
+    case .primitive(let primitive):
       switch primitive.value {
       case .null: self = .null
       case .bool(let b): self = .bool(b)
@@ -64,7 +64,7 @@ indirect enum YSON: Equatable, Sendable, CustomStringConvertible {
       case .bytes(let b): self = .bytes(b)
       case .date(let ms): self = .date(ms)
       }
-    case let counter as CRDTCounter:
+    case .counter(let counter):
       if let registers = counter.registers, case .int(let count) = counter.value {
         self = .dedupCounter(.int(count), registers: Data(registers).base64EncodedString())
         return
@@ -73,18 +73,18 @@ indirect enum YSON: Equatable, Sendable, CustomStringConvertible {
       case .int(let v): self = .counter(.int(v))
       case .long(let v): self = .counter(.long(v))
       }
-    case let object as CRDTObject:
+    case .object(let object):
       var members: [String: YSON] = [:]
       for member in object.members where !member.element.isRemoved && object.get(member.key) === member.element {
         members[member.key] = YSON(member.element)
       }
       self = .object(members)
-    case let array as CRDTArray:
+    case .array(let array):
       self = .array(array.allNodes.compactMap { node in
         guard let element = node.element, !element.isRemoved else { return nil }
         return YSON(element)
       })
-    case let text as CRDTText:
+    case .text(let text):
       self = .text(text.pieces.compactMap { handle in
         let node = text.nodes[Int(handle)]
         guard !node.isRemoved, node.length > 0 else { return nil }
@@ -92,8 +92,6 @@ indirect enum YSON: Equatable, Sendable, CustomStringConvertible {
         for entry in text.attributes(of: handle)?.entries ?? [] where !entry.isRemoved { attributes[entry.key] = entry.value }
         return TextPiece(value: text.content(of: handle), attributes: attributes)
       })
-    default:
-      self = .string("<unknown element \(type(of: element))>")
     }
   }
 

@@ -8,19 +8,19 @@ extension Document {
   /// Enters every text's pending insertion lookups in its table now (they are otherwise entered
   /// when first needed): benchmarks time this deferred work and report memory after it.
   package func enterPendingTextLookups() {
-    root.forEachContainer { ($0 as? CRDTText)?.enterPendingFirstPieces() }
+    root.forEachContainer { if case .text(let text) = $0.kind { text.enterPendingFirstPieces() } }
   }
 
   /// Enters every array's recently linked positions in its lookup table now (they are
   /// otherwise entered when first needed): benchmarks time this with the edits.
   package func enterPendingArrayLookups() {
-    root.forEachContainer { ($0 as? CRDTArray)?.enterPendingLookups() }
+    root.forEachContainer { if case .array(let array) = $0.kind { array.enterPendingLookups() } }
   }
 
   /// Bytes held by the texts of the document (benchmarks report it as retained memory).
   package var textMemoryFootprint: Int {
     var total = 0
-    root.object.forEachDescendant { if let text = $0 as? CRDTText { total += text.memoryFootprint } }
+    root.object.forEachDescendant { if case .text(let text) = $0.kind { total += text.memoryFootprint } }
     return total
   }
 
@@ -28,7 +28,7 @@ extension Document {
   package var textMemoryBreakdown: [(name: String, bytes: Int)] {
     var total: [(name: String, bytes: Int)] = []
     root.object.forEachDescendant {
-      guard let text = $0 as? CRDTText else { return }
+      guard case .text(let text) = $0.kind else { return }
       for (i, part) in text.memoryBreakdown.enumerated() {
         if i < total.count { total[i].bytes += part.bytes } else { total.append(part) }
       }
@@ -44,10 +44,10 @@ extension Document {
   package func debugPieces(_ path: String) -> String {
     var current: CRDTElement = root.object
     for part in path.split(separator: ".").dropFirst() {
-      guard let object = current as? CRDTObject, let child = object.get(String(part)) else { return "?" }
+      guard case .object(let object) = current.kind, let child = object.get(String(part)) else { return "?" }
       current = child
     }
-    guard let text = current as? CRDTText else { return "not a text" }
+    guard case .text(let text) = current.kind else { return "not a text" }
     return text.pieces.map { handle in
       let node = text.nodes[Int(handle)]
       let attrs = text.attributes(of: handle)?.entries.map { "\($0.key)=\($0.value)@\($0.updatedAt)\($0.isRemoved ? "x" : "")" }.joined(separator: ",") ?? ""
@@ -59,10 +59,10 @@ extension Document {
   package func debugPositions(_ path: String) -> String {
     var current: CRDTElement = root.object
     for part in path.split(separator: ".").dropFirst() {
-      guard let object = current as? CRDTObject, let child = object.get(String(part)) else { return "?" }
+      guard case .object(let object) = current.kind, let child = object.get(String(part)) else { return "?" }
       current = child
     }
-    guard let array = current as? CRDTArray else { return "not an array" }
+    guard case .array(let array) = current.kind else { return "not an array" }
     return array.allNodes.map { node in
       let element = node.element.map { "\($0.createdAt)\($0.isRemoved ? "x" : "")" } ?? "-"
       return "[\(node.id) \(element) m\(node.movedAt.map { "\($0)" } ?? "") r\(node.removedAt.map { "\($0)" } ?? "")]"
@@ -81,23 +81,19 @@ extension Document {
     #endif
   }
 
-  /// Verifies the invariants of every array and text in the document, and the text garbage
+  /// Verifies the invariants of every element in the document (``ElementCapabilities``'s
+  /// `checkInvariants`), that the root registers every element it should, and the text garbage
   /// bookkeeping (`CRDTRoot.checkGarbageInvariants()`); returns the first violation.
   /// Tests call it after every step.
   package func checkInvariants() -> String? {
     var problem: String? = root.object.checkInvariants().map { "root object: \($0)" }
     root.object.forEachDescendant { element in
       guard problem == nil else { return }
-      if let array = element as? CRDTArray, let found = array.checkInvariants() {
-        problem = "array \(array.createdAt): \(found)"
+      let kind = element.kind
+      if let found = kind.checkInvariants() {
+        problem = "\(kind.name) \(element.createdAt): \(found)"
       }
-      if let object = element as? CRDTObject, let found = object.checkInvariants() {
-        problem = "object \(object.createdAt): \(found)"
-      }
-      if let text = element as? CRDTText, let found = text.checkInvariants() {
-        problem = "text \(text.createdAt): \(found)"
-      }
-      if !(element is CRDTPrimitive), root.element(element.createdAt) == nil {
+      if kind.isRegistered, root.element(element.createdAt) == nil {
         problem = "element \(element.createdAt) is in the tree but not in the registry"
       }
     }

@@ -21,13 +21,13 @@ extension Document {
     let kind: OperationInfo.Kind
     switch operation {
     case .set(let parentCreatedAt, let key, _, _):
-      guard let object = root.element(parentCreatedAt) as? CRDTObject else { return nil }
+      guard case .object(let object)? = root.element(parentCreatedAt)?.kind else { return nil }
       (container, victim, kind) = (object, object.get(key)?.createdAt, .set)
     case .remove(let parentCreatedAt, let createdAt, _):
       guard let parent = root.element(parentCreatedAt) else { return nil }
       (container, victim, kind) = (parent, createdAt, .remove)
     case .arraySet(let parentCreatedAt, let createdAt, _, _):
-      guard let array = root.element(parentCreatedAt) as? CRDTArray else { return nil }
+      guard case .array(let array)? = root.element(parentCreatedAt)?.kind else { return nil }
       (container, victim, kind) = (array, createdAt, .arraySet)
     case .add, .move, .increase, .dedupIncrease, .edit, .style, .restoreEdit:
       // These never take an element out of the document.
@@ -37,7 +37,7 @@ extension Document {
       let containerPath = root.path(of: container.createdAt)
     else { return nil }
     return OverwriteCandidate(
-      element: member.element, path: containerPath + "." + member.name, content: member.element.toJSONValue(), operation: kind)
+      element: member.element, path: containerPath + "." + member.name, content: member.element.kind.toJSONValue(), operation: kind)
   }
 
   /// Whether `element` was created by this replica after lamport `horizon`, or holds a
@@ -55,16 +55,16 @@ extension Document {
   /// The live member `createdAt` of an object or array, with the key or live index that names
   /// it in a path.
   private func liveMember(_ createdAt: TimeTicket, of container: CRDTElement) -> (element: CRDTElement, name: String)? {
-    if let object = container as? CRDTObject, let member = object.element(createdAt: createdAt), !member.isRemoved,
-      let key = object.key(of: createdAt)
-    {
+    switch container.kind {
+    case .object(let object):
+      guard let member = object.element(createdAt: createdAt), !member.isRemoved, let key = object.key(of: createdAt) else { return nil }
       return (member, key)
-    }
-    if let array = container as? CRDTArray, let member = array.element(createdAt: createdAt), !member.isRemoved,
-      let index = array.index(ofElement: createdAt)
-    {
+    case .array(let array):
+      guard let member = array.element(createdAt: createdAt), !member.isRemoved, let index = array.index(ofElement: createdAt)
+      else { return nil }
       return (member, String(index))
+    case .primitive, .text, .counter:
+      return nil  // hold no elements
     }
-    return nil
   }
 }

@@ -30,7 +30,7 @@ extension Document {
   /// - Throws: ``YorkieError`` `invalidPath` when the path does not start at the root (`$`) or
   ///   uses bracket notation.
   public func value(atPath path: String) throws -> JSONValue? {
-    try root.object.descendant(atPath: path)?.toJSONValue()
+    try root.object.descendant(atPath: path)?.kind.toJSONValue()
   }
 
   /// The text at a path such as `$.notes.0.body`, as runs of equal attributes; nil when there is
@@ -39,7 +39,8 @@ extension Document {
   /// - Throws: ``YorkieError`` `invalidPath` when the path does not start at the root (`$`) or
   ///   uses bracket notation.
   public func text(atPath path: String) throws -> TextValue? {
-    (try root.object.descendant(atPath: path) as? CRDTText)?.textValue
+    guard case .text(let text)? = try root.object.descendant(atPath: path)?.kind else { return nil }
+    return text.textValue
   }
 
   /// Whether there are local changes the server has not acknowledged.

@@ -84,7 +84,7 @@ extension Document {
   ///   replica's actor but that it did not make, or that was made as ``ActorID/initial``;
   ///   `invalidChangePack` when an operation cannot be applied.
   public func applyChanges(_ changes: [Change]) throws {
-    try integrate(changes, checksCausality: true)
+    try integrate(changes, from: .peer)
   }
 
   /// Drops the local changes up to and including `clientSeq`: the transport's statement that
@@ -123,7 +123,7 @@ extension Document {
       guard pack.snapshot?.isEmpty ?? true else {
         throw YorkieError(.invalidChangePack, "a replica's pack (role request) cannot carry a snapshot")
       }
-      try integrate(pack.changes, checksCausality: true)
+      try integrate(pack.changes, from: .peer)
       return
     }
     emit(try applyServerPack(pack, recordingTo: recorder))
@@ -136,7 +136,7 @@ extension Document {
     if let snapshot = pack.snapshot, !snapshot.isEmpty {
       return try applySnapshot(snapshot, of: pack, recordingTo: recorder)
     }
-    var events = try integrate(pack.changes, checksCausality: false, emitting: false, recording: recorder.map { ($0, pack) })
+    var events = try integrate(pack.changes, from: .server, emitting: false, recording: recorder.map { ($0, pack) })
     dropAcknowledged(through: pack.checkpoint.clientSeq)
     checkpoint = checkpoint.forwarded(to: pack.checkpoint)
     if let vector = pack.versionVector {
@@ -169,25 +169,26 @@ extension Document {
   /// Returns the events (and emits them unless told not to).
   @discardableResult
   private func integrate(
-    _ changes: [Change], checksCausality: Bool, emitting: Bool = true,
+    _ changes: [Change], from delivery: ChangeDelivery, emitting: Bool = true,
     recording: (recorder: any ReplicaRecorder, pack: ChangePack)? = nil
   ) throws -> [DocEvent] {
     let savedChangeID = changeID
     let savedPresence = presenceMap
     let savedOnline = onlineClients
     let savedSeqs = lastClientSeq
-    let wantsInfo = hasSubscribers
+    let describing = hasSubscribers
     var events: [DocEvent] = []
     do {
       // The causal checks read each author's last sequence, so they write it at once; a
       // server's answer (often a long run of one author's changes) writes it once per run.
       var run: (author: ActorID, clientSeq: UInt32)?
       for change in changes {
-        guard try isNew(change, checksCausality: checksCausality) else { continue }
-        events.append(contentsOf: try apply(change, journal: journal, wantsInfo: wantsInfo))
-        if checksCausality {
+        guard try isNew(change, from: delivery) else { continue }
+        events.append(contentsOf: try apply(change, journal: journal, describing: describing))
+        switch delivery {
+        case .peer:
           lastClientSeq[change.id.actorID] = change.id.clientSeq
-        } else {
+        case .server:
           if let done = run, done.author != change.id.actorID { lastClientSeq[done.author] = done.clientSeq }
           run = (change.id.actorID, change.id.clientSeq)
         }
@@ -211,13 +212,13 @@ extension Document {
 
   /// Whether `change` is still to be applied: false for a change already integrated; throws
   /// for a change that must not be applied (see ``applyChanges(_:)``).
-  private func isNew(_ change: Change, checksCausality: Bool) throws -> Bool {
+  private func isNew(_ change: Change, from delivery: ChangeDelivery) throws -> Bool {
     let author = change.id.actorID
     if author == .initial {
       throw YorkieError(.actorConflict, "change \(change.id.clientSeq) was made by a replica that never set its actor (ActorID.initial)")
     }
     if author == changeID.actorID {
-      guard checksCausality else {
+      guard delivery == .peer else {
         // A server never echoes this attachment's changes (it skips the author's changes up to
         // the pushed checkpoint), so a change of this actor in its answer was made by an
         // earlier attachment of the same client to this document (detached, then a new
@@ -232,7 +233,7 @@ extension Document {
     if !change.isPresenceOnly && change.id.lamport <= versionVector[author] ?? 0 { return false }
     // A server sends changes once, in causal order, and restarts an author's client sequence
     // when it attaches again; only peers' deliveries are checked against the sequence.
-    guard checksCausality else { return true }
+    guard delivery == .peer else { return true }
     guard let last = lastClientSeq[author] else {
       // The first change of this author here must be its first, unless a snapshot brought
       // this replica changes whose authors' sequences it does not know.
@@ -300,7 +301,7 @@ extension Document {
     _ change: Change, on root: CRDTRoot, journal: Journal, presences: inout [ActorID: [String: JSONValue]]
   ) throws {
     for operation in change.operations {
-      _ = try operation.execute(on: root, journal: journal, wantsInfo: false)
+      _ = try operation.execute(on: root, journal: journal, mode: .replay)
     }
     switch change.presenceChange {
     case .put(let data): presences[change.id.actorID] = data
@@ -309,17 +310,18 @@ extension Document {
     }
   }
 
-  private func apply(_ change: Change, journal: Journal, wantsInfo: Bool) throws -> [DocEvent] {
+  private func apply(_ change: Change, journal: Journal, describing: Bool) throws -> [DocEvent] {
     var infos: [OperationInfo] = []
     // Overwrites are looked for only when someone listens and this replica has edits the
     // change had not seen (most remote changes have seen them all: one comparison).
     let horizon = change.id.versionVector[changeID.actorID] ?? 0
-    let watchesOverwrites = wantsInfo && editLog.newestLamport > horizon
+    let watchesOverwrites = describing && editLog.newestLamport > horizon
+    let mode = ExecutionMode.remote(versionVector: change.id.versionVector, describing: describing)
     var overwrites: [OverwriteNotice] = []
     for operation in change.operations {
       let candidate = watchesOverwrites ? overwriteCandidate(of: operation, horizon: horizon) : nil
-      let result = try operation.execute(on: root, journal: journal, wantsInfo: wantsInfo, versionVector: change.id.versionVector)
-      if wantsInfo { infos.append(contentsOf: result) }
+      let result = try operation.execute(on: root, journal: journal, mode: mode)
+      if describing { infos.append(contentsOf: result) }
       if let candidate, candidate.element.isRemoved {
         overwrites.append(
           OverwriteNotice(path: candidate.path, lostContent: candidate.content, actorID: change.id.actorID, operation: candidate.operation))

@@ -112,7 +112,7 @@ public actor Document {
         .documentDetached,
         "document \"\(key)\" is no longer attached (\(ending)): an edit would reach no one; attach a new Document with this key")
     }
-    let context = UpdateContext(root: root, journal: journal, nextID: changeID.next(), wantsInfo: !subscribers.isEmpty)
+    let context = UpdateContext(root: root, journal: journal, nextID: changeID.next(), describing: !subscribers.isEmpty)
     let presence = Presence(context: context, data: presenceMap[changeID.actorID] ?? [:])
     let result: Result
     do {
@@ -227,7 +227,7 @@ public actor Document {
       do {
         for change in renamed {
           for operation in change.operations {
-            _ = try operation.execute(on: rebuilt, journal: replay, wantsInfo: false)
+            _ = try operation.execute(on: rebuilt, journal: replay, mode: .replay)
           }
         }
       } catch {

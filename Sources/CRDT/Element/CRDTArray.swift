@@ -112,9 +112,9 @@ package final class CRDTArray: CRDTElement {
   /// The last node of the chain (the head when empty).
   @exclusivity(unchecked) package private(set) var last: Int32 = CRDTArray.head
 
-  package override init(createdAt: TimeTicket) {
+  package init(createdAt: TimeTicket) {
     nodes = [Node(id: .initial, element: nil, movedAt: nil, removedAt: nil, prev: -1, next: -1)]
-    super.init(createdAt: createdAt)
+    super.init(createdAt: createdAt, tag: Self.tag)
     positionTable[.initial] = CRDTArray.head
   }
 
@@ -496,9 +496,12 @@ package final class CRDTArray: CRDTElement {
     freeHandles.append(handle)
   }
 
-  // MARK: Element
+}
 
-  package override func forEachChild(_ body: (CRDTElement) -> Void) {
+extension CRDTArray: ElementCapabilities {
+  package static var tag: ElementKind.Tag { .array }
+
+  package func forEachChild(_ body: (CRDTElement) -> Void) {
     var handle = nodes[Int(CRDTArray.head)].next
     while handle >= 0 {
       if let element = nodes[Int(handle)].element { body(element) }
@@ -506,18 +509,18 @@ package final class CRDTArray: CRDTElement {
     }
   }
 
-  package override func deepCopy() -> CRDTElement {
+  package func deepCopy() -> CRDTArray {
     let copy = CRDTArray(createdAt: createdAt)
     copy.movedAt = movedAt
     copy.removedAt = removedAt
     for var node in allNodes {
-      node.element = node.element?.deepCopy()
+      node.element = node.element?.kind.deepCopy()
       copy.appendDecoded(node)
     }
     return copy
   }
 
-  package override func writeJSON(into writer: inout JSONWriter, sorted: Bool) {
+  package func writeJSON(into writer: inout JSONWriter, sorted: Bool) {
     writer.raw("[")
     var first = true
     var handle = nodes[Int(CRDTArray.head)].next
@@ -526,15 +529,15 @@ package final class CRDTArray: CRDTElement {
         if !first { writer.raw(",") }
         first = false
         // The JS SDK prints array elements with toJSON even inside toSortedJSON.
-        element.writeJSON(into: &writer, sorted: false)
+        element.kind.writeJSON(into: &writer, sorted: false)
       }
       handle = nodes[Int(handle)].next
     }
     writer.raw("]")
   }
 
-  package override func toJSONValue() -> JSONValue {
-    .array(liveElements.map { $0.toJSONValue() })
+  package func toJSONValue() -> JSONValue {
+    .array(liveElements.map { $0.kind.toJSONValue() })
   }
 
   // MARK: Invariants

@@ -26,14 +26,30 @@ import Foundation
 package class CRDTElement {
   /// The ticket that created this element; its identity.
   package let createdAt: TimeTicket
+  /// Which class this element is, for ``kind``: set once by the class's initializer.
+  private let tag: ElementKind.Tag
   /// The ticket of the last move or LWW placement (kept for the wire; arrays decide moves by
   /// their own position register).
   @exclusivity(unchecked) package var movedAt: TimeTicket?
   /// The ticket of the removal, when the element is a tombstone.
   @exclusivity(unchecked) package var removedAt: TimeTicket?
 
-  package init(createdAt: TimeTicket) {
+  /// Only for the element classes' initializers, each with its own tag (``ElementCapabilities/tag``).
+  package init(createdAt: TimeTicket, tag: ElementKind.Tag) {
     self.createdAt = createdAt
+    self.tag = tag
+  }
+
+  /// The element with its class: what code that depends on the kind switches over, exhaustively
+  /// (see ``ElementKind``). A byte compare and an unchecked cast, no dynamic cast.
+  @inline(__always) package final var kind: ElementKind {
+    switch tag {
+    case .primitive: return .primitive(unsafeDowncast(self, to: CRDTPrimitive.self))
+    case .object: return .object(unsafeDowncast(self, to: CRDTObject.self))
+    case .array: return .array(unsafeDowncast(self, to: CRDTArray.self))
+    case .text: return .text(unsafeDowncast(self, to: CRDTText.self))
+    case .counter: return .counter(unsafeDowncast(self, to: CRDTCounter.self))
+    }
   }
 
   /// Whether the element is a tombstone.
@@ -58,23 +74,9 @@ package class CRDTElement {
     return true
   }
 
-  /// A copy of this element and everything below it, with the same tickets.
-  package func deepCopy() -> CRDTElement { fatalError("every element kind overrides deepCopy") }
-
-  /// Appends the JSON text of this element.
-  package func writeJSON(into writer: inout JSONWriter, sorted: Bool) {
-    fatalError("every element kind overrides writeJSON")
-  }
-
-  /// The element as a ``JSONValue``.
-  package func toJSONValue() -> JSONValue { fatalError("every element kind overrides toJSONValue") }
-
-  /// The elements directly contained in this one (live or removed, not yet purged).
-  package func forEachChild(_ body: (CRDTElement) -> Void) {}
-
   /// Every element below this one, depth first.
-  package func forEachDescendant(_ body: (CRDTElement) -> Void) {
-    forEachChild { child in
+  package final func forEachDescendant(_ body: (CRDTElement) -> Void) {
+    kind.forEachChild { child in
       body(child)
       child.forEachDescendant(body)
     }
@@ -83,7 +85,7 @@ package class CRDTElement {
   /// The JSON text of this element.
   package func toJSON() -> String {
     var writer = JSONWriter()
-    writeJSON(into: &writer, sorted: false)
+    kind.writeJSON(into: &writer, sorted: false)
     return writer.output
   }
 }
@@ -169,21 +171,31 @@ package final class CRDTPrimitive: CRDTElement {
 
   package init(_ value: PrimitiveValue, createdAt: TimeTicket) {
     self.value = value
-    super.init(createdAt: createdAt)
+    super.init(createdAt: createdAt, tag: Self.tag)
   }
+}
 
-  package override func deepCopy() -> CRDTElement {
+extension CRDTPrimitive: ElementCapabilities {
+  package static var tag: ElementKind.Tag { .primitive }
+
+  package func deepCopy() -> CRDTPrimitive {
     let copy = CRDTPrimitive(value, createdAt: createdAt)
     copy.movedAt = movedAt
     copy.removedAt = removedAt
     return copy
   }
 
-  package override func writeJSON(into writer: inout JSONWriter, sorted: Bool) {
+  package func writeJSON(into writer: inout JSONWriter, sorted: Bool) {
     value.write(into: &writer)
   }
 
-  package override func toJSONValue() -> JSONValue { value.jsonValue }
+  package func toJSONValue() -> JSONValue { value.jsonValue }
+
+  /// A primitive holds no element.
+  package func forEachChild(_ body: (CRDTElement) -> Void) {}
+
+  /// A primitive has no invariant of its own.
+  package func checkInvariants() -> String? { nil }
 }
 
 /// A counter: Int counters wrap as int32, Long counters as int64.
@@ -199,7 +211,7 @@ package final class CRDTCounter: CRDTElement {
 
   package init(_ value: CounterValue, createdAt: TimeTicket) {
     self.value = value
-    super.init(createdAt: createdAt)
+    super.init(createdAt: createdAt, tag: Self.tag)
   }
 
   /// Creates a deduplicating counter from its registers (empty: no actor counted yet). Its
@@ -208,7 +220,7 @@ package final class CRDTCounter: CRDTElement {
     let registers = HyperLogLog.registers(from: registers)
     self.registers = registers
     self.value = .int(Int32(truncatingIfNeeded: HyperLogLog.estimate(registers)))
-    super.init(createdAt: createdAt)
+    super.init(createdAt: createdAt, tag: Self.tag)
   }
 
   /// Whether this is a deduplicating counter.
@@ -256,26 +268,37 @@ package final class CRDTCounter: CRDTElement {
     }
   }
 
-  package override func deepCopy() -> CRDTElement {
+}
+
+extension CRDTCounter: ElementCapabilities {
+  package static var tag: ElementKind.Tag { .counter }
+
+  package func deepCopy() -> CRDTCounter {
     let copy = registers.map { CRDTCounter(deduplicatingWith: $0, createdAt: createdAt) } ?? CRDTCounter(value, createdAt: createdAt)
     copy.movedAt = movedAt
     copy.removedAt = removedAt
     return copy
   }
 
-  package override func writeJSON(into writer: inout JSONWriter, sorted: Bool) {
+  package func writeJSON(into writer: inout JSONWriter, sorted: Bool) {
     switch value {
     case .int(let v): writer.raw(String(v))
     case .long(let v): writer.raw(String(v))
     }
   }
 
-  package override func toJSONValue() -> JSONValue {
+  package func toJSONValue() -> JSONValue {
     switch value {
     case .int(let v): return .integer(v)
     case .long(let v): return .long(v)
     }
   }
+
+  /// A counter holds no element.
+  package func forEachChild(_ body: (CRDTElement) -> Void) {}
+
+  /// A counter has no invariant of its own (its registers are checked on load).
+  package func checkInvariants() -> String? { nil }
 }
 
 /// The value of a counter: Yorkie's Int (32-bit) or Long (64-bit) counter. Both wrap on overflow.

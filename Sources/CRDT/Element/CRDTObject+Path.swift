@@ -20,12 +20,13 @@ extension CRDTObject {
     var current: CRDTElement = self
     for part in parts.dropFirst() {
       let child: CRDTElement?
-      if let object = current as? CRDTObject {
+      switch current.kind {
+      case .object(let object):
         child = object.get(String(part))
-      } else if let array = current as? CRDTArray {
+      case .array(let array):
         child = Int(part).flatMap { $0 >= 0 ? array.element(at: $0) : nil }
-      } else {
-        child = nil
+      case .primitive, .text, .counter:
+        child = nil  // hold no elements a path can name
       }
       guard let child else {
         if part.contains("["), part.hasSuffix("]") { throw Self.bracketNotation(path) }

@@ -45,7 +45,7 @@ extension CRDTObject {
       case .element:
         root.unregisterRemoved(element.createdAt)
       }
-      if !(element is CRDTPrimitive) { root.deregister(element) }
+      if element.kind.isRegistered { root.deregister(element) }
       purge(element)
       restoreWinner(key, previousWinner)
     }

@@ -21,8 +21,8 @@ package final class CRDTObject: CRDTElement {
   @exclusivity(unchecked) package private(set) var members: [Member] = []
   @exclusivity(unchecked) private var winner = KeyTable<CRDTElement>()
 
-  package override init(createdAt: TimeTicket) {
-    super.init(createdAt: createdAt)
+  package init(createdAt: TimeTicket) {
+    super.init(createdAt: createdAt, tag: Self.tag)
   }
 
   // MARK: Reading
@@ -179,25 +179,28 @@ package final class CRDTObject: CRDTElement {
     return nil
   }
 
-  // MARK: Element
+}
 
-  package override func forEachChild(_ body: (CRDTElement) -> Void) {
+extension CRDTObject: ElementCapabilities {
+  package static var tag: ElementKind.Tag { .object }
+
+  package func forEachChild(_ body: (CRDTElement) -> Void) {
     for member in members { body(member.element) }
   }
 
-  package override func deepCopy() -> CRDTElement {
+  package func deepCopy() -> CRDTObject {
     let copy = CRDTObject(createdAt: createdAt)
     copy.movedAt = movedAt
     copy.removedAt = removedAt
     for member in members {
-      let child = member.element.deepCopy()
+      let child = member.element.kind.deepCopy()
       copy.members.append(Member(key: member.key, element: child))
       if winner[member.key] === member.element { copy.winner.add(member.key, child) }
     }
     return copy
   }
 
-  package override func writeJSON(into writer: inout JSONWriter, sorted: Bool) {
+  package func writeJSON(into writer: inout JSONWriter, sorted: Bool) {
     writer.raw("{")
     var first = true
     if sorted {
@@ -208,7 +211,7 @@ package final class CRDTObject: CRDTElement {
         first = false
         writer.string(member.key)
         writer.raw(":")
-        member.element.writeJSON(into: &writer, sorted: true)
+        member.element.kind.writeJSON(into: &writer, sorted: true)
       }
     } else {
       for member in members where !member.element.isRemoved {
@@ -216,13 +219,13 @@ package final class CRDTObject: CRDTElement {
         first = false
         writer.string(member.key)
         writer.raw(":")
-        member.element.writeJSON(into: &writer, sorted: false)
+        member.element.kind.writeJSON(into: &writer, sorted: false)
       }
     }
     writer.raw("}")
   }
 
-  package override func toJSONValue() -> JSONValue {
-    .object(JSONValue.Object(liveMembers.map { (key: $0.key, value: $0.element.toJSONValue()) }))
+  package func toJSONValue() -> JSONValue {
+    .object(JSONValue.Object(liveMembers.map { (key: $0.key, value: $0.element.kind.toJSONValue()) }))
   }
 }

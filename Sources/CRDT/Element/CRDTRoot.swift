@@ -84,12 +84,17 @@ package final class CRDTRoot {
     var arrays: [CRDTArray] = []
     var texts: [CRDTText] = []
     func visit(_ element: CRDTElement, parent: CRDTElement) {
-      if !(element is CRDTPrimitive) { registry[element.createdAt] = Entry(element: element, parent: parent) }
-      // Rebuild garbage bookkeeping for a tree that arrived with tombstones (a snapshot).
+      let kind = element.kind
+      if kind.isRegistered { registry[element.createdAt] = Entry(element: element, parent: parent) }
+      // Rebuild garbage bookkeeping for a tree that arrived with tombstones (a snapshot): the
+      // removed elements here, the node-level garbage of each kind below.
       if element.isRemoved { removed.append(Entry(element: element, parent: parent)) }
-      if let array = element as? CRDTArray { arrays.append(array) }
-      if let text = element as? CRDTText { texts.append(text) }
-      element.forEachChild { visit($0, parent: element) }
+      switch kind {
+      case .array(let array): arrays.append(array)
+      case .text(let text): texts.append(text)
+      case .primitive, .object, .counter: break  // no node-level garbage
+      }
+      kind.forEachChild { visit($0, parent: element) }
     }
     object.forEachChild { visit($0, parent: object) }
     for array in arrays {
@@ -131,14 +136,14 @@ package final class CRDTRoot {
 
   /// Registers `element` (and every container below it) as a child of `parent`.
   @inline(__always) package func register(_ element: CRDTElement, parent: CRDTElement) {
-    if element is CRDTPrimitive { return }
+    if !element.kind.isRegistered { return }
     registry[element.createdAt] = Entry(element: element, parent: parent)
     registerDescendants(of: element)
   }
 
   private func registerDescendants(of element: CRDTElement) {
-    element.forEachChild { child in
-      if child is CRDTPrimitive { return }
+    element.kind.forEachChild { child in
+      if !child.kind.isRegistered { return }
       registry[child.createdAt] = Entry(element: child, parent: element)
       registerDescendants(of: child)
     }
@@ -234,7 +239,8 @@ package final class CRDTRoot {
   /// is tracked for collection. Returns the first violation.
   package func checkGarbageInvariants() -> String? {
     for (_, entry) in registry.entries {
-      guard let text = entry.element as? CRDTText, garbageTexts[ObjectIdentifier(text)] == nil else { continue }
+      // Text pieces are the one garbage kept in its element rather than as GC pairs.
+      guard case .text(let text) = entry.element.kind, garbageTexts[ObjectIdentifier(text)] == nil else { continue }
       if CRDTRoot.removedPieceCount(text) > 0 { return "the text \(text.createdAt) holds removed pieces but is not tracked as garbage" }
     }
     return nil
@@ -268,21 +274,27 @@ package final class CRDTRoot {
       guard purgedInPass?.contains(createdAt) != true, let removedAt = entry.element.removedAt,
         minSyncedVersionVector.covers(removedAt)
       else { continue }
-      if let array = entry.parent as? CRDTArray {
-        guard let handle = array.position(ofElement: createdAt), safe(array, handle) else { continue }
+      if let parent = entry.parent {
+        switch parent.kind {
+        case .array(let array):
+          // An array member goes with its position, which must be safe to purge too.
+          guard let handle = array.position(ofElement: createdAt), safe(array, handle) else { continue }
+        case .object: break
+        case .primitive, .text, .counter: break  // hold no elements
+        }
+        purge(entry.element, from: parent)
       }
-      if let parent = entry.parent { purge(entry.element, from: parent) }
       count += deregister(entry.element)
     }
     for (key, pair) in gcPairs.entries where minSyncedVersionVector.covers(pair.removedAt) {
       switch pair.child {
       case .arrayPosition(let id):
-        if let array = pair.parent as? CRDTArray, let handle = array.position(withID: id) {
+        if case .array(let array) = pair.parent.kind, let handle = array.position(withID: id) {
           guard safe(array, handle) else { continue }
           array.purgeDeadPosition(handle)
         }
       case .textAttribute(let id, let name):
-        if let text = pair.parent as? CRDTText, let handle = text.piece(withID: id, hint: pair.handle) {
+        if case .text(let text) = pair.parent.kind, let handle = text.piece(withID: id, hint: pair.handle) {
           _ = text.purgeAttribute(handle, key: name, removedAt: pair.removedAt)
         }
       }
@@ -324,10 +336,10 @@ package final class CRDTRoot {
 
   /// Deletes `element` from its container.
   package func purge(_ element: CRDTElement, from parent: CRDTElement) {
-    if let object = parent as? CRDTObject {
-      object.purge(element)
-    } else if let array = parent as? CRDTArray {
-      array.purge(element)
+    switch parent.kind {
+    case .object(let object): object.purge(element)
+    case .array(let array): array.purge(element)
+    case .primitive, .text, .counter: break  // hold no elements
     }
   }
 
@@ -351,14 +363,15 @@ package final class CRDTRoot {
     var parts: [String] = []
     var current = createdAt
     while let entry = registry[current], let parent = entry.parent {
-      if let object = parent as? CRDTObject {
+      switch parent.kind {
+      case .object(let object):
         guard let key = object.key(of: current) else { return nil }
         parts.append(key)
-      } else if let array = parent as? CRDTArray {
+      case .array(let array):
         guard let index = array.index(ofElement: current) else { return nil }
         parts.append(String(index))
-      } else {
-        return nil
+      case .primitive, .text, .counter:
+        return nil  // hold no elements
       }
       current = parent.createdAt
     }

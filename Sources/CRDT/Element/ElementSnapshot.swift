@@ -131,32 +131,30 @@ package enum ElementSnapshot: Sendable, Equatable {
   /// Describes an existing element.
   package init(_ element: CRDTElement) {
     let meta = Meta(createdAt: element.createdAt, movedAt: element.movedAt, removedAt: element.removedAt)
-    switch element {
-    case let primitive as CRDTPrimitive:
+    switch element.kind {
+    case .primitive(let primitive):
       self = .primitive(primitive.value, meta)
-    case let counter as CRDTCounter:
+    case .counter(let counter):
       if let registers = counter.registers {
         self = .dedupCounter(registers, meta)
       } else {
         self = .counter(counter.value, meta)
       }
-    case let object as CRDTObject:
+    case .object(let object):
       self = .object(object.members.map { (key: $0.key, value: ElementSnapshot($0.element)) }, meta)
-    case let array as CRDTArray:
+    case .array(let array):
       self = .array(array.allNodes.map { node in
         ArrayNode(
           element: node.element.map { ElementSnapshot($0) },
           positionID: node.element?.createdAt == node.id ? nil : node.id,
           positionMovedAt: node.movedAt, positionRemovedAt: node.removedAt)
       }, meta)
-    case let text as CRDTText:
+    case .text(let text):
       self = .text(text.pieces.map { handle in
         let node = text.nodes[Int(handle)]
         return TextNode(id: node.id, value: text.content(of: handle), removedAt: node.removedAt,
                         attributes: text.attributes(of: handle)?.entries ?? [])
       }, meta)
-    default:
-      preconditionFailure("ElementSnapshot cannot describe \(type(of: element))")
     }
   }
 }

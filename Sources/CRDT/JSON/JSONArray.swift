@@ -21,29 +21,29 @@ public final class JSONArray {
   public var count: Int { target.readable(context)?.count ?? 0 }
 
   /// The element at `index` as JSON, or nil when out of range.
-  public subscript(index: Int) -> JSONValue? { element(at: index)?.toJSONValue() }
+  public subscript(index: Int) -> JSONValue? { element(at: index)?.kind.toJSONValue() }
 
   /// The nested object at `index`.
   public func object(at index: Int) -> JSONObject? {
-    guard let child = element(at: index) as? CRDTObject else { return nil }
+    guard case .object(let child)? = element(at: index)?.kind else { return nil }
     return JSONObject(context: context, object: child)
   }
 
   /// The nested array at `index`.
   public func array(at index: Int) -> JSONArray? {
-    guard let child = element(at: index) as? CRDTArray else { return nil }
+    guard case .array(let child)? = element(at: index)?.kind else { return nil }
     return JSONArray(context: context, array: child)
   }
 
   /// The text at `index`.
   public func text(at index: Int) -> JSONText? {
-    guard let child = element(at: index) as? CRDTText else { return nil }
+    guard case .text(let child)? = element(at: index)?.kind else { return nil }
     return JSONText(context: context, text: child)
   }
 
   /// The counter at `index`.
   public func counter(at index: Int) -> JSONCounter? {
-    guard let child = element(at: index) as? CRDTCounter else { return nil }
+    guard case .counter(let child)? = element(at: index)?.kind else { return nil }
     return JSONCounter(context: context, counter: child)
   }
 

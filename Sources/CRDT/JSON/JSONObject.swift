@@ -29,7 +29,7 @@ public final class JSONObject {
   /// The value of `key` as JSON (a text, counter, … gives its JSON value); nil when absent.
   /// Setting a value replaces the member; setting nil removes it.
   public subscript(key: String) -> JSONValue? {
-    get { target.readable(context)?.get(key)?.toJSONValue() }
+    get { target.readable(context)?.get(key)?.kind.toJSONValue() }
     set {
       if let newValue {
         do throws(YorkieError) { try set(key, newValue) } catch { context.record(error) }
@@ -41,25 +41,25 @@ public final class JSONObject {
 
   /// The nested object at `key`.
   public func object(_ key: String) -> JSONObject? {
-    guard let child = target.readable(context)?.get(key) as? CRDTObject else { return nil }
+    guard case .object(let child)? = target.readable(context)?.get(key)?.kind else { return nil }
     return JSONObject(context: context, object: child)
   }
 
   /// The nested array at `key`.
   public func array(_ key: String) -> JSONArray? {
-    guard let child = target.readable(context)?.get(key) as? CRDTArray else { return nil }
+    guard case .array(let child)? = target.readable(context)?.get(key)?.kind else { return nil }
     return JSONArray(context: context, array: child)
   }
 
   /// The text at `key`.
   public func text(_ key: String) -> JSONText? {
-    guard let child = target.readable(context)?.get(key) as? CRDTText else { return nil }
+    guard case .text(let child)? = target.readable(context)?.get(key)?.kind else { return nil }
     return JSONText(context: context, text: child)
   }
 
   /// The counter at `key`.
   public func counter(_ key: String) -> JSONCounter? {
-    guard let child = target.readable(context)?.get(key) as? CRDTCounter else { return nil }
+    guard case .counter(let child)? = target.readable(context)?.get(key)?.kind else { return nil }
     return JSONCounter(context: context, counter: child)
   }
 

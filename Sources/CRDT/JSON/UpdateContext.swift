@@ -5,7 +5,11 @@ package final class UpdateContext {
   package let journal: Journal
   /// The ID the recorded change will have if it carries operations.
   package let nextID: ChangeID
-  package let wantsInfo: Bool
+  /// How the update's operations run: ``ExecutionMode/local(describing:)``, describing them
+  /// when someone listens.
+  package let mode: ExecutionMode
+  /// Whether the operations are described for events.
+  package let describes: Bool
   // @exclusivity(unchecked) below: safe and measured as stated on ``CRDTElement``.
   @exclusivity(unchecked) package private(set) var delimiter: UInt32 = 0
   /// The first operation, and the count: a keystroke's update records one operation, which
@@ -26,11 +30,14 @@ package final class UpdateContext {
   /// The first error a non-throwing setter met; `update` throws it and rolls back.
   @exclusivity(unchecked) package private(set) var deferredError: YorkieError?
 
-  package init(root: CRDTRoot, journal: Journal, nextID: ChangeID, wantsInfo: Bool) {
+  /// - Parameter describing: whether someone listens, so that each operation is described
+  ///   for events.
+  package init(root: CRDTRoot, journal: Journal, nextID: ChangeID, describing: Bool) {
     self.root = root
     self.journal = journal
     self.nextID = nextID
-    self.wantsInfo = wantsInfo
+    self.mode = .local(describing: describing)
+    self.describes = describing
   }
 
   /// The next ticket of this change.
@@ -47,12 +54,12 @@ package final class UpdateContext {
     let savepoint = journal.count
     let result: [OperationInfo]
     do {
-      result = try operation.execute(on: root, journal: journal, wantsInfo: wantsInfo, target: target, adopting: true)
+      result = try operation.execute(on: root, journal: journal, mode: mode, target: target)
     } catch {
       journal.rollBack(to: savepoint, root)
       throw error
     }
-    if wantsInfo { infos.append(contentsOf: result) }
+    if describes { infos.append(contentsOf: result) }
     noteEdited(target)
     record(operation)
   }
@@ -68,8 +75,8 @@ package final class UpdateContext {
   /// Sets a fresh primitive under `key` in `object` and records the Set: what ``push(_:target:)``
   /// does for it, without building the operation first and taking it apart again.
   @inline(__always) package func pushSet(_ object: CRDTObject, _ key: String, _ element: CRDTPrimitive) throws(YorkieError) {
-    let result = try Operation.applySet(object, key, element, executedAt: element.createdAt, root: root, journal: journal, wantsInfo: wantsInfo)
-    if wantsInfo { infos.append(contentsOf: result) }
+    let result = try Operation.applySet(object, key, element, executedAt: element.createdAt, root: root, journal: journal, mode: mode)
+    if describes { infos.append(contentsOf: result) }
     noteEdited(object)
     record(.set(parentCreatedAt: object.createdAt, key: key, value: OperationValue(adopting: element), executedAt: element.createdAt), knownOther: true)
   }
@@ -79,16 +86,16 @@ package final class UpdateContext {
   /// `anchorHint` is the anchor's handle when the caller knows it (checked before use).
   @inline(__always) package func pushAdd(_ array: CRDTArray, _ element: CRDTPrimitive, after anchor: TimeTicket, anchorHint: Int32 = -1) {
     let result = Operation.applyAdd(array, element, after: anchor, executedAt: element.createdAt, anchorHint: anchorHint,
-                                    root: root, journal: journal, wantsInfo: wantsInfo)
-    if wantsInfo { infos.append(contentsOf: result) }
+                                    root: root, journal: journal, mode: mode)
+    if describes { infos.append(contentsOf: result) }
     noteEdited(array)
     record(.add(parentCreatedAt: array.createdAt, previousCreatedAt: anchor, value: OperationValue(adopting: element), executedAt: element.createdAt), knownOther: true)
   }
 
   /// Adds to a plain counter and records the Increase, as ``pushSet(_:_:_:)`` does for a Set.
   @inline(__always) package func pushIncrease(_ counter: CRDTCounter, by delta: Int64, operand: PrimitiveValue) {
-    let result = Operation.applyIncrease(counter, by: delta, operand: operand, root: root, journal: journal, wantsInfo: wantsInfo)
-    if wantsInfo { infos.append(contentsOf: result) }
+    let result = Operation.applyIncrease(counter, by: delta, operand: operand, root: root, journal: journal, mode: mode)
+    if describes { infos.append(contentsOf: result) }
     noteEdited(counter)
     record(.increase(parentCreatedAt: counter.createdAt, value: operand, executedAt: issueTicket()), knownOther: true)
   }
@@ -102,12 +109,12 @@ package final class UpdateContext {
     let result: [OperationInfo]
     do {
       result = try Operation.applyEdit(text, from: from, to: to, content: content, attributes: attributes, executedAt: ticket,
-                                       versionVector: nil, knownRange: range, root: root, journal: journal, wantsInfo: wantsInfo)
+                                       knownRange: range, root: root, journal: journal, mode: mode)
     } catch {
       journal.rollBack(to: savepoint, root)
       throw error
     }
-    if wantsInfo { infos.append(contentsOf: result) }
+    if describes { infos.append(contentsOf: result) }
     noteEdited(text)
     if operationCount == 0 {
       record(.edit(parentCreatedAt: text.createdAt, from: from, to: to, content: content, attributes: attributes, executedAt: ticket))

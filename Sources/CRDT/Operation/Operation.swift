@@ -166,13 +166,13 @@ package struct OperationValue: @unchecked Sendable, Equatable {
     }
   }
 
-  /// The element to put in a tree. `adopting` is true only for the local execution right after
-  /// a proxy built the operation: it takes the held element itself. Any other execution gets a
-  /// new element.
-  @inline(__always) package func materialize(adopting: Bool) -> CRDTElement {
+  /// The element to put in a tree. The local execution right after a proxy built the operation
+  /// takes the held element itself (``ExecutionMode/adoptsValues``); any other execution gets
+  /// a new element.
+  @inline(__always) package func materialize(for mode: ExecutionMode) -> CRDTElement {
     switch storage {
     case .element(let element):
-      return adopting ? element : CRDTPrimitive(element.value, createdAt: element.createdAt)
+      return mode.adoptsValues ? element : CRDTPrimitive(element.value, createdAt: element.createdAt)
     case .snapshot(let box):
       return box.snapshot.materialize()
     }

@@ -126,9 +126,9 @@ package final class CRDTText: CRDTElement {
   /// were split off a tombstone, or carry attribute tombstones): the caller registers them.
   @exclusivity(unchecked) package internal(set) var splitGarbage: [Int32] = []
 
-  package override init(createdAt: TimeTicket) {
+  package init(createdAt: TimeTicket) {
     arena.append(Piece(createdAt: PackedTicket(lamport: 0, delimiter: 0, actor: 0), offset: 0, start: 0, length: 0))
-    super.init(createdAt: createdAt)
+    super.init(createdAt: createdAt, tag: Self.tag)
   }
 
   /// The pieces by handle, unpacked.
@@ -451,13 +451,21 @@ package final class CRDTText: CRDTElement {
 
   /// Replaces the range `from..<to` with `content`.
   ///
-  /// - Parameter versionVector: what the editor had seen; nil for a local edit (everything).
-  ///   Pieces the editor had not seen (inserted concurrently) are not deleted.
+  /// - Parameters:
+  ///   - mode: how the edit runs. Its author's version vector (``ExecutionMode/authorVector``)
+  ///     bounds the deletion: pieces the editor had not seen (inserted concurrently) are not
+  ///     deleted; without one the editor knew everything. The result's indexes are computed
+  ///     only when the mode describes the edit, or when they are known.
+  ///   - knownRange: the visible index range the positions name, when the caller (a local
+  ///     edit, which made the positions from these indexes) has it.
   package func edit(from: TextPosition, to: TextPosition, content: String, attributes: [String: String]?,
-                    editedAt: TimeTicket, versionVector: VersionVector?, journal: Journal, wantsIndexes: Bool = true,
+                    editedAt: TimeTicket, mode: ExecutionMode, journal: Journal,
                     knownRange: (Int, Int)? = nil) throws(YorkieError) -> EditResult {
     if !splitGarbage.isEmpty { splitGarbage.removeAll(keepingCapacity: true) }
-    let local = knownRange != nil
+    assert(knownRange == nil || mode.issuesNewestTickets, "only this replica's own edit, made just now, knows its range")
+    let local = mode.issuesNewestTickets
+    let versionVector = mode.authorVector
+    let wantsIndexes = mode.describes
     let (toLeft, toRight) = try boundary(at: to, editedAt: editedAt, journal: journal, local: local)
     // Splitting moves no visible text, so the boundary's index can be read before the next split
     // (a local edit already knows it: its positions were made from these indexes).
@@ -715,9 +723,15 @@ package final class CRDTText: CRDTElement {
     freeHandles.append(handle)
   }
 
-  // MARK: Element
+}
 
-  package override func deepCopy() -> CRDTElement {
+extension CRDTText: ElementCapabilities {
+  package static var tag: ElementKind.Tag { .text }
+
+  /// A text holds pieces, not elements.
+  package func forEachChild(_ body: (CRDTElement) -> Void) {}
+
+  package func deepCopy() -> CRDTText {
     let copy = CRDTText.copying(pieces.map { handle in
       let node = nodes[Int(handle)]
       return ElementSnapshot.TextNode(id: node.id, value: content(of: handle), removedAt: node.removedAt,
@@ -728,7 +742,7 @@ package final class CRDTText: CRDTElement {
     return copy
   }
 
-  package override func writeJSON(into writer: inout JSONWriter, sorted: Bool) {
+  package func writeJSON(into writer: inout JSONWriter, sorted: Bool) {
     writer.raw("[")
     var first = true
     var handle = arena[Int(CRDTText.head)].next
@@ -752,7 +766,7 @@ package final class CRDTText: CRDTElement {
     writer.raw("]")
   }
 
-  package override func toJSONValue() -> JSONValue {
+  package func toJSONValue() -> JSONValue {
     JSONValueParser.parse(toJSON()) ?? .array([])
   }
 }

@@ -260,14 +260,14 @@ package enum ElementCodec {
 
   /// Writes the `JSONElement` oneof for `element` (the body of a JSONElement message).
   package static func encode(_ element: CRDTElement, into w: inout ProtoWriter) {
-    switch element {
-    case let primitive as CRDTPrimitive:
+    switch element.kind {
+    case .primitive(let primitive):
       w.message(3) { w in
         w.int32(1, primitive.value.wireType.rawValue)
         w.bytes(2, primitive.value.wireBytes)
         writeMeta(element, into: &w, first: 3)
       }
-    case let object as CRDTObject:
+    case .object(let object):
       w.message(1) { w in
         for member in object.members {
           w.message(1) { w in
@@ -277,7 +277,7 @@ package enum ElementCodec {
         }
         writeMeta(element, into: &w, first: 2)
       }
-    case let array as CRDTArray:
+    case .array(let array):
       w.message(2) { w in
         var handle = array.nodes[Int(CRDTArray.head)].next
         while handle >= 0 {
@@ -292,7 +292,7 @@ package enum ElementCodec {
         }
         writeMeta(element, into: &w, first: 2)
       }
-    case let text as CRDTText:
+    case .text(let text):
       w.message(5) { w in
         var handle = text.nodes[Int(CRDTText.head)].next
         while handle >= 0 {
@@ -319,15 +319,13 @@ package enum ElementCodec {
         }
         writeMeta(element, into: &w, first: 2)
       }
-    case let counter as CRDTCounter:
+    case .counter(let counter):
       w.message(6) { w in
         w.int32(1, counter.isDeduplicating ? WireValueType.integerDedupCounter.rawValue : counter.value.wireType.rawValue)
         w.bytes(2, counter.value.wireBytes)
         writeMeta(element, into: &w, first: 3)
         if let registers = counter.registers { w.bytes(7, registers) }
       }
-    default:
-      preconditionFailure("no JSONElement encoding for \(type(of: element))")
     }
   }
 
@@ -359,7 +357,7 @@ package enum ElementCodec {
       case 6: result = try decodeScalar(&body, isCounter: true)
       default: throw YorkieError(.unsupported, "Tree elements are not supported by this SDK yet")
       }
-      if let element = result, !(element is CRDTPrimitive) {
+      if let element = result, element.kind.isRegistered {
         guard state.containers[element.createdAt] == nil else {
           throw r.error("two elements are created at \(element.createdAt)")
         }

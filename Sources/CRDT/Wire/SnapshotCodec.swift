@@ -90,7 +90,7 @@ package struct DocumentSnapshot {
       }
     }
     guard let root else { throw YorkieError(.invalidSnapshot, "the snapshot has no root") }
-    guard let object = root as? CRDTObject, object.createdAt == .initial, !object.isRemoved else {
+    guard case .object(let object) = root.kind, object.createdAt == .initial, !object.isRemoved else {
       throw YorkieError(.invalidSnapshot, "the snapshot's root is not a document root (an object created at the initial ticket)")
     }
     self.root = object

@@ -25,10 +25,11 @@ extension PBJSONElementSimple {
     case .counter(let counter, _):
       type = PBValueType(rawValue: counter.wireType.rawValue) ?? .integerCnt
       value = Data(counter.wireBytes)
-    case .dedupCounter:
-      // The value is the count; the registers travel only inside binary elements.
+    case .dedupCounter(let registers, _):
+      // The value is the count (the registers' estimate); the registers travel only inside
+      // binary elements.
       type = .integerDedupCnt
-      value = Data(((element.materialize() as? CRDTCounter)?.value ?? .int(0)).wireBytes)
+      value = Data(CRDTCounter(deduplicatingWith: registers, createdAt: meta.createdAt).value.wireBytes)
     }
     self.init(createdAt: WireTimeTicket(meta.createdAt), movedAt: meta.movedAt.map(WireTimeTicket.init),
               removedAt: meta.removedAt.map(WireTimeTicket.init), type: type, value: value)

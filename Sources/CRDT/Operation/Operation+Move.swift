@@ -1,0 +1,22 @@
+/// Move: moves an array element after a position (Yorkie's `MoveOperation`).
+extension Operation {
+  @inline(__always)
+  static func executeMove(on parent: CRDTElement, _ createdAt: TimeTicket, after previousCreatedAt: TimeTicket, executedAt: TimeTicket,
+                          root: CRDTRoot, journal: Journal, mode: ExecutionMode) throws(YorkieError) -> [OperationInfo] {
+    guard case .array(let array) = parent.kind else { throw mismatch("Move", parent, expected: "an array") }
+    guard array.position(withID: previousCreatedAt) != nil, array.position(ofElement: createdAt) != nil else {
+      throw YorkieError(.elementNotFound, "array \(array.createdAt) cannot move \(createdAt) after \(previousCreatedAt)")
+    }
+    let previousIndex = mode.describes ? CRDTArray.infoIndex(array, createdAt) : nil
+    guard let result = array.move(createdAt, afterPosition: previousCreatedAt, executedAt: executedAt) else {
+      throw YorkieError(.elementNotFound, "array \(array.createdAt) cannot move \(createdAt) after \(previousCreatedAt)")
+    }
+    journal.append(array, .move(result))
+    let dead = array.nodes[Int(result.deadPosition)]
+    let pair = CRDTRoot.GCPair(parent: array, child: .arrayPosition(dead.id), removedAt: dead.removedAt ?? executedAt)
+    root.registerGCPair(pair)
+    journal.append(.root(.unregisterPositionGCPair(array, dead.id)))
+    guard mode.describes, let path = root.path(of: array.createdAt) else { return [] }
+    return [OperationInfo(type: .move, path: path, index: CRDTArray.infoIndex(array, createdAt), previousIndex: previousIndex)]
+  }
+}

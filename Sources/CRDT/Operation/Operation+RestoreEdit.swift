@@ -1,0 +1,53 @@
+/// The Edit that undoes or redoes a text edit by identity (Yorkie's `EditOperation` with
+/// `restoreSpans`/`retombstoneSpans`): revives removed pieces and removes inserted ones again.
+extension Operation {
+  @inline(__always)
+  static func executeRestoreEdit(on parent: CRDTElement, parentCreatedAt: TimeTicket, from: TextPosition, to: TextPosition,
+                                 restoreSpans: [RestoreSpan], restoreMode: RestoreMode, retombstoneSpans: [RestoreSpan],
+                                 executedAt: TimeTicket, root: CRDTRoot, journal: Journal,
+                                 mode: ExecutionMode) throws(YorkieError) -> [OperationInfo] {
+    guard case .text(let text) = parent.kind else { throw mismatch("Edit", parent, expected: "a text") }
+    // Spans name pieces by identity: the change must have seen every insertion it names
+    // (Yorkie's validateRestoreIdentities). This replica's own edit knows everything.
+    if let knowledge = mode.authorVector {
+      for span in restoreSpans + retombstoneSpans {
+        guard let known = knowledge[span.createdAt.actorID], known >= span.createdAt.lamport else {
+          throw YorkieError(.unknownRestoreIdentity,
+                            "restore span \(span.createdAt) names an insertion its change had not seen")
+        }
+      }
+    }
+    if restoreSpans.isEmpty && retombstoneSpans.isEmpty {
+      let edit = Operation.edit(parentCreatedAt: parentCreatedAt, from: from, to: to, content: "", attributes: nil, executedAt: executedAt)
+      return try edit.execute(on: root, journal: journal, mode: mode, target: text)
+    }
+    let (restoring, removing) = restoreMode == .retombstone ? (retombstoneSpans, restoreSpans) : (restoreSpans, retombstoneSpans)
+    try CRDTText.validate(restoring: restoring, removing: removing)
+    var changes: [(from: Int, to: Int, value: String)] = []
+    // 1. Remove again what the reversed edit inserted.
+    if !removing.isEmpty {
+      let result = text.retombstone(removing, executedAt: executedAt, journal: journal, wantsIndexes: mode.describes)
+      registerSplitGarbage(of: text, in: root, journal: journal)
+      if !result.removed.isEmpty { root.noteTextGarbage(text) }
+      for range in result.ranges { changes.append((range.from, range.to, "")) }
+    }
+    // 2. Revive what it removed. Parts split off a tombstone stay garbage (registered here);
+    // revived pieces are garbage no more.
+    if !restoring.isEmpty {
+      let result = text.restore(restoring, executedAt: executedAt, fallback: from, journal: journal)
+      // Revived pieces are garbage no more: they are live again in the text, which is where
+      // removed pieces are counted.
+      registerSplitGarbage(of: text, in: root, journal: journal)
+      if mode.describes {
+        var insertions = (result.revived + result.recreated).map { handle in
+          let index = text.visibleIndex(of: handle)
+          return (from: index, to: index, value: text.content(of: handle))
+        }
+        insertions.sort { $0.from < $1.from }
+        changes.append(contentsOf: insertions)
+      }
+    }
+    guard mode.describes, let path = root.path(of: text.createdAt) else { return [] }
+    return changes.map { OperationInfo(type: .edit, path: path, from: $0.from, to: $0.to, value: .string($0.value)) }
+  }
+}

@@ -1,0 +1,25 @@
+/// Style: sets or removes attributes over a range of a text (Yorkie's `StyleOperation`).
+extension Operation {
+  @inline(__always)
+  static func executeStyle(on parent: CRDTElement, from: TextPosition, to: TextPosition, attributes: [String: String],
+                           attributesToRemove: [String], executedAt: TimeTicket,
+                           root: CRDTRoot, journal: Journal, mode: ExecutionMode) throws(YorkieError) -> [OperationInfo] {
+    guard case .text(let text) = parent.kind else { throw mismatch("Style", parent, expected: "a text") }
+    let result = try text.style(from: from, to: to, attributes: attributes, attributesToRemove: attributesToRemove,
+                                editedAt: executedAt, versionVector: mode.authorVector, journal: journal)
+    registerSplitGarbage(of: text, in: root, journal: journal)
+    for (handle, name) in result.tombstones {
+      register(CRDTRoot.GCPair(parent: text, child: .textAttribute(text.id(of: handle), name), removedAt: executedAt, handle: handle), in: root, journal: journal)
+    }
+    for (id, name, _) in result.revived {
+      let key = CRDTRoot.GCPairKey(parent: text.createdAt, child: .textAttribute(id, name))
+      if let previous = root.gcPair(key) {
+        journal.append(.root(.restoreGCPair(previous)))
+        root.unregisterGCPair(key)
+      }
+    }
+    guard mode.describes, let path = root.path(of: text.createdAt) else { return [] }
+    return [OperationInfo(type: .style, path: path, from: result.fromIndex, to: result.toIndex,
+                          attributes: OperationInfo.decode(attributes), attributesToRemove: attributesToRemove)]
+  }
+}
