@@ -5,11 +5,13 @@ package final class UpdateContext {
   package let journal: Journal
   /// The ID the recorded change will have if it carries operations.
   package let nextID: ChangeID
-  /// How the update's operations run: ``ExecutionMode/local(describing:)``, describing them
-  /// when someone listens.
-  package let mode: ExecutionMode
   /// Whether the operations are described for events.
   package let describes: Bool
+  /// How the update's operations run: ``ExecutionMode/local(describing:)``, describing them
+  /// when someone listens. Built where it is used rather than stored: a stored enum whose
+  /// remote case holds a vector is copied with a call that retains, and the compiler cannot
+  /// fold it to `describes` (`counter_10000` took 0.18 ms instead of 0.15 ms).
+  @inline(__always) package var mode: ExecutionMode { .local(describing: describes) }
   // @exclusivity(unchecked) below: safe and measured as stated on ``CRDTElement``.
   @exclusivity(unchecked) package private(set) var delimiter: UInt32 = 0
   /// The first operation, and the count: a keystroke's update records one operation, which
@@ -36,7 +38,6 @@ package final class UpdateContext {
     self.root = root
     self.journal = journal
     self.nextID = nextID
-    self.mode = .local(describing: describing)
     self.describes = describing
   }
 
