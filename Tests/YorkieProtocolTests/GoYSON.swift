@@ -92,7 +92,25 @@ indirect enum YSON: Equatable, Sendable, CustomStringConvertible {
         for entry in text.attributes(of: handle)?.entries ?? [] where !entry.isRemoved { attributes[entry.key] = entry.value }
         return TextPiece(value: text.content(of: handle), attributes: attributes)
       })
+    case .tree(let tree):
+      self = .tree(YSON.goTree(tree.root))
     }
+  }
+
+  /// A tree as Go's YSON prints it: `{"type":…,"attrs":{…},"children":[…]}` for an element
+  /// (raw stored attribute values, keys sorted, empty members left out) and
+  /// `{"type":"text","value":…}` for text; live nodes only.
+  static func goTree(_ node: CRDTTreeNode) -> String {
+    func quoted(_ text: String) -> String { JSONValue.string(text).jsonString }
+    if node.isText { return "{\"type\":\"text\",\"value\":\(quoted(node.value))}" }
+    var out = "{\"type\":\(quoted(node.type))"
+    let live = (node.attributes?.live ?? []).sorted { $0.key < $1.key }
+    if !live.isEmpty {
+      out += ",\"attrs\":{" + live.map { "\(quoted($0.key)):\(quoted($0.value))" }.joined(separator: ",") + "}"
+    }
+    let children = node.liveChildren
+    if !children.isEmpty { out += ",\"children\":[" + children.map(goTree).joined(separator: ",") + "]" }
+    return out + "}"
   }
 
   // MARK: Parsing

@@ -44,6 +44,8 @@ extension ElementSnapshot {
                    return entry
                  })
       }, meta)
+    case .tree(let content, _):
+      return .tree(content.replacingActor(old, with: new), meta)
     case .object(let members, _):
       return .object(members.map { (key: $0.key, value: $0.value.replacingActor(old, with: new)) }, meta)
     case .array(let nodes, _):

@@ -63,7 +63,7 @@ extension Document {
       guard let member = array.element(createdAt: createdAt), !member.isRemoved, let index = array.index(ofElement: createdAt)
       else { return nil }
       return (member, String(index))
-    case .primitive, .text, .counter:
+    case .primitive, .text, .counter, .tree:
       return nil  // hold no elements
     }
   }

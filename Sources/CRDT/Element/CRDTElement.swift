@@ -49,6 +49,7 @@ package class CRDTElement {
     case .array: return .array(unsafeDowncast(self, to: CRDTArray.self))
     case .text: return .text(unsafeDowncast(self, to: CRDTText.self))
     case .counter: return .counter(unsafeDowncast(self, to: CRDTCounter.self))
+    case .tree: return .tree(unsafeDowncast(self, to: CRDTTree.self))
     }
   }
 

@@ -25,7 +25,7 @@ extension CRDTObject {
         child = object.get(String(part))
       case .array(let array):
         child = Int(part).flatMap { $0 >= 0 ? array.element(at: $0) : nil }
-      case .primitive, .text, .counter:
+      case .primitive, .text, .counter, .tree:
         child = nil  // hold no elements a path can name
       }
       guard let child else {

@@ -20,6 +20,10 @@ package final class CRDTRoot {
     case arrayPosition(TimeTicket)
     /// A removed text attribute of a piece.
     case textAttribute(TextNodeID, String)
+    /// A removed node of a tree.
+    case treeNode(TreeNodeID)
+    /// A removed attribute of a tree element.
+    case treeAttribute(TreeNodeID, String)
   }
 
   package struct GCPairKey: Hashable {
@@ -40,6 +44,11 @@ package final class CRDTRoot {
       case .arrayPosition(let id): x ^= mixed(id)
       case .textAttribute(let id, let name):
         x ^= mixed(id.createdAt) &+ UInt64(UInt32(bitPattern: id.offset)) &+ UInt64(bitPattern: Int64(name.hashValue))
+      case .treeNode(let id):
+        x ^= mixed(id.createdAt) &+ UInt64(UInt32(bitPattern: id.offset)) &* 0x2545_F491_4F6C_DD1D
+      case .treeAttribute(let id, let name):
+        x ^= (mixed(id.createdAt) &+ UInt64(UInt32(bitPattern: id.offset))) &* 0x2545_F491_4F6C_DD1D
+          &+ UInt64(bitPattern: Int64(name.hashValue))
       }
       x = (x ^ (x >> 31)) &* 0x94D0_49BB_1331_11EB
       return x ^ (x >> 32)
@@ -83,6 +92,7 @@ package final class CRDTRoot {
     registry[object.createdAt] = Entry(element: object, parent: nil)
     var arrays: [CRDTArray] = []
     var texts: [CRDTText] = []
+    var trees: [CRDTTree] = []
     func visit(_ element: CRDTElement, parent: CRDTElement) {
       let kind = element.kind
       if kind.isRegistered { registry[element.createdAt] = Entry(element: element, parent: parent) }
@@ -92,6 +102,7 @@ package final class CRDTRoot {
       switch kind {
       case .array(let array): arrays.append(array)
       case .text(let text): texts.append(text)
+      case .tree(let tree): trees.append(tree)
       case .primitive, .object, .counter: break  // no node-level garbage
       }
       kind.forEachChild { visit($0, parent: element) }
@@ -115,6 +126,20 @@ package final class CRDTRoot {
         }
         handle = node.next
       }
+    }
+    for tree in trees {
+      for pair in tree.gcPairs() { registerGCPair(CRDTRoot.gcPair(pair, in: tree)) }
+    }
+  }
+
+  /// The GC pair of a tree's tombstone: a removed node (with its current removal ticket) or a
+  /// removed attribute.
+  package static func gcPair(_ pair: TreeGCPair, in tree: CRDTTree) -> GCPair {
+    switch pair {
+    case .node(let node):
+      return GCPair(parent: tree, child: .treeNode(node.id), removedAt: node.removedAt ?? .initial)
+    case .attribute(let node, let key, let removedAt):
+      return GCPair(parent: tree, child: .treeAttribute(node.id, key), removedAt: removedAt)
     }
   }
 
@@ -280,7 +305,7 @@ package final class CRDTRoot {
           // An array member goes with its position, which must be safe to purge too.
           guard let handle = array.position(ofElement: createdAt), safe(array, handle) else { continue }
         case .object: break
-        case .primitive, .text, .counter: break  // hold no elements
+        case .primitive, .text, .counter, .tree: break  // hold no elements
         }
         purge(entry.element, from: parent)
       }
@@ -296,6 +321,14 @@ package final class CRDTRoot {
       case .textAttribute(let id, let name):
         if case .text(let text) = pair.parent.kind, let handle = text.piece(withID: id, hint: pair.handle) {
           _ = text.purgeAttribute(handle, key: name, removedAt: pair.removedAt)
+        }
+      case .treeNode(let id):
+        // The pair carries the removal it was registered with; a later concurrent removal
+        // re-registers it with the newer ticket (see Operation+TreeEdit.swift).
+        if case .tree(let tree) = pair.parent.kind, let node = tree.node(id) { tree.purge(node) }
+      case .treeAttribute(let id, let name):
+        if case .tree(let tree) = pair.parent.kind, let node = tree.node(id) {
+          tree.purgeAttribute(of: node, key: name, removedAt: pair.removedAt)
         }
       }
       gcPairs[key] = nil
@@ -339,7 +372,7 @@ package final class CRDTRoot {
     switch parent.kind {
     case .object(let object): object.purge(element)
     case .array(let array): array.purge(element)
-    case .primitive, .text, .counter: break  // hold no elements
+    case .primitive, .text, .counter, .tree: break  // hold no elements
     }
   }
 
@@ -370,7 +403,7 @@ package final class CRDTRoot {
       case .array(let array):
         guard let index = array.index(ofElement: current) else { return nil }
         parts.append(String(index))
-      case .primitive, .text, .counter:
+      case .primitive, .text, .counter, .tree:
         return nil  // hold no elements
       }
       current = parent.createdAt

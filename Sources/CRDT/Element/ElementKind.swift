@@ -16,10 +16,11 @@ package enum ElementKind {
   case array(CRDTArray)
   case text(CRDTText)
   case counter(CRDTCounter)
+  case tree(CRDTTree)
 
   /// Which class an element is: stored in every element (a byte of its padding).
   package enum Tag: UInt8 {
-    case primitive, object, array, text, counter
+    case primitive, object, array, text, counter, tree
   }
 
   /// Whether the root registers the element by its ticket (``CRDTRoot/element(_:)``): every
@@ -28,7 +29,7 @@ package enum ElementKind {
   @inline(__always) package var isRegistered: Bool {
     switch self {
     case .primitive: return false
-    case .object, .array, .text, .counter: return true
+    case .object, .array, .text, .counter, .tree: return true
     }
   }
 
@@ -40,6 +41,7 @@ package enum ElementKind {
     case .array: return "array"
     case .text: return "text"
     case .counter: return "counter"
+    case .tree: return "tree"
     }
   }
 
@@ -53,6 +55,7 @@ package enum ElementKind {
     case .array(let element): return element.deepCopy()
     case .text(let element): return element.deepCopy()
     case .counter(let element): return element.deepCopy()
+    case .tree(let element): return element.deepCopy()
     }
   }
 
@@ -64,6 +67,7 @@ package enum ElementKind {
     case .array(let element): element.writeJSON(into: &writer, sorted: sorted)
     case .text(let element): element.writeJSON(into: &writer, sorted: sorted)
     case .counter(let element): element.writeJSON(into: &writer, sorted: sorted)
+    case .tree(let element): element.writeJSON(into: &writer, sorted: sorted)
     }
   }
 
@@ -75,6 +79,7 @@ package enum ElementKind {
     case .array(let element): return element.toJSONValue()
     case .text(let element): return element.toJSONValue()
     case .counter(let element): return element.toJSONValue()
+    case .tree(let element): return element.toJSONValue()
     }
   }
 
@@ -87,6 +92,7 @@ package enum ElementKind {
     case .array(let element): element.forEachChild(body)
     case .text(let element): element.forEachChild(body)
     case .counter(let element): element.forEachChild(body)
+    case .tree(let element): element.forEachChild(body)
     }
   }
 
@@ -98,6 +104,7 @@ package enum ElementKind {
     case .array(let element): return element.checkInvariants()
     case .text(let element): return element.checkInvariants()
     case .counter(let element): return element.checkInvariants()
+    case .tree(let element): return element.checkInvariants()
     }
   }
 }

@@ -12,6 +12,8 @@ package enum ElementSnapshot: Sendable, Equatable {
   /// counted nobody). Its value is the registers' estimate.
   case dedupCounter([UInt8], Meta)
   indirect case text([TextNode], Meta)
+  /// A tree, checked (see ``TreeContent``).
+  case tree(TreeContent, Meta)
 
   /// The three tickets every element carries. Moves and removals are rare in what operations
   /// carry, so those two live in a shared box and a fresh element's meta is one ticket wide.
@@ -75,7 +77,7 @@ package enum ElementSnapshot: Sendable, Equatable {
   package var meta: Meta {
     switch self {
     case .primitive(_, let meta), .object(_, let meta), .array(_, let meta), .counter(_, let meta), .text(_, let meta),
-      .dedupCounter(_, let meta): return meta
+      .dedupCounter(_, let meta), .tree(_, let meta): return meta
     }
   }
 
@@ -88,6 +90,7 @@ package enum ElementSnapshot: Sendable, Equatable {
     case let (.dedupCounter(a, m), .dedupCounter(b, n)): return a == b && m == n
     case let (.array(a, m), .array(b, n)): return a == b && m == n
     case let (.text(a, m), .text(b, n)): return a == b && m == n
+    case let (.tree(a, m), .tree(b, n)): return a == b && m == n
     case let (.object(a, m), .object(b, n)):
       return m == n && a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     default: return false
@@ -122,6 +125,8 @@ package enum ElementSnapshot: Sendable, Equatable {
     case .text(let pieces, _):
       // Text snapshots are only made from texts (`init(_:)` below), never decoded from input.
       element = CRDTText.copying(pieces, createdAt: meta.createdAt)
+    case .tree(let content, _):
+      element = CRDTTree(root: content.copyOfRoot(), createdAt: meta.createdAt)
     }
     element.movedAt = meta.movedAt
     element.removedAt = meta.removedAt
@@ -155,6 +160,8 @@ package enum ElementSnapshot: Sendable, Equatable {
         return TextNode(id: node.id, value: text.content(of: handle), removedAt: node.removedAt,
                         attributes: text.attributes(of: handle)?.entries ?? [])
       }, meta)
+    case .tree(let tree):
+      self = .tree(TreeContent(copying: tree), meta)
     }
   }
 }

@@ -38,8 +38,10 @@ package final class Journal {
     case counter(CRDTCounter, CRDTCounter.Undo)
     /// A text's record names the text by its index in ``heldTexts`` (see ``append(_:_:)``).
     case text(Int32, CRDTText.Undo)
-    /// A tree's record names the tree (tree edits are rare next to typing).
-    case tree(CRDTTree, CRDTTree.Undo)
+    /// A tree's record names the tree. Boxed: a tree's records are wide (a merge remembers
+    /// where a node was), tree edits are rare next to typing, and every other record would pay
+    /// for the width.
+    indirect case tree(CRDTTree, CRDTTree.Undo)
   }
 
   /// The texts, arrays and objects that records of this transaction name (see ``HeldList``).
@@ -78,7 +80,7 @@ package final class Journal {
   package func appendUnregister(_ key: CRDTRoot.GCPairKey, parent: CRDTElement) {
     switch key.child {
     case .arrayPosition(let id): append(.root(.unregisterPositionGCPair(parent, id)))
-    case .textAttribute: append(.root(.unregisterGCPair(key)))
+    case .textAttribute, .treeNode, .treeAttribute: append(.root(.unregisterGCPair(key)))
     }
   }
 

@@ -34,7 +34,7 @@ extension Operation {
       }
       guard mode.describes, let path = root.path(of: array.createdAt) else { return [] }
       return [OperationInfo(type: .remove, path: path, index: index)]
-    case .primitive, .text, .counter:
+    case .primitive, .text, .counter, .tree:
       throw mismatch("Remove", parent, expected: "an object or an array")
     }
   }

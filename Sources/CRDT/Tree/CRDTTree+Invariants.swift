@@ -7,7 +7,7 @@ extension CRDTTree {
   }
 
   /// Throws the first violated invariant.
-  package func checkInvariants() throws(InvariantViolation) {
+  package func checkTreeInvariants() throws(InvariantViolation) {
     func fail(_ message: String) -> InvariantViolation { InvariantViolation(description: message) }
     guard !root.isText else { throw fail("3: the root is text") }
     guard root.parent == nil else { throw fail("the root has a parent") }

@@ -32,7 +32,7 @@ package final class CRDTTree: CRDTElement {
   /// Creates a tree around `root` (a complete subtree), registering every node.
   package init(root: CRDTTreeNode, createdAt: TimeTicket) {
     self.root = root
-    super.init(createdAt: createdAt)
+    super.init(createdAt: createdAt, tag: Self.tag)
     root.forEachPostOrder { node, _ in self.register(node) }
   }
 
@@ -77,23 +77,75 @@ package final class CRDTTree: CRDTElement {
   /// The registered node with exactly this identity.
   package func node(_ id: TreeNodeID) -> CRDTTreeNode? { nodesByID[id] }
 
-  // MARK: - Element requirements
+}
 
-  package override func deepCopy() -> CRDTElement {
-    // Records round-trip every field, and building from them is linear.
-    let copy = (try? CRDTTree(records: toRecords(), createdAt: createdAt))!
+extension CRDTTree: ElementCapabilities {
+  package static var tag: ElementKind.Tag { .tree }
+
+  /// A tree holds nodes, not elements.
+  package func forEachChild(_ body: (CRDTElement) -> Void) {}
+
+  package func deepCopy() -> CRDTTree {
+    let copy = CRDTTree(root: root.deepCopy(), createdAt: createdAt)
     copy.movedAt = movedAt
     copy.removedAt = removedAt
     return copy
   }
 
-  package override func writeJSON(into writer: inout JSONWriter, sorted: Bool) {
+  package func writeJSON(into writer: inout JSONWriter, sorted: Bool) {
     writer.raw(treeJSON())
   }
 
-  package override func toJSONValue() -> JSONValue {
+  package func toJSONValue() -> JSONValue {
     // The JSON value of a tree is its tree JSON, as Yorkie's `toJS` of a tree.
     JSONValue.parseOrNull(treeJSON())
+  }
+
+  package func checkInvariants() -> String? {
+    do throws(InvariantViolation) {
+      let _: Void = try checkTreeInvariants()
+      return nil
+    } catch {
+      return "tree \(createdAt): \(error.description)"
+    }
+  }
+}
+
+extension CRDTTreeNode {
+  /// A copy of this node and everything below it: same identities, tombstones, attributes and
+  /// split and merge links (the child index is rebuilt, with the same layout: priorities come
+  /// from identities).
+  package func deepCopy() -> CRDTTreeNode { deepCopy(mapping: nil) }
+
+  /// A copy as ``deepCopy()`` makes, with every ticket passed through `map` (identities,
+  /// removals, split and merge links, attribute tickets): how pending changes are re-issued
+  /// under a new actor.
+  package func deepCopy(mapping map: ((TimeTicket) -> TimeTicket)?) -> CRDTTreeNode {
+    func m(_ id: TreeNodeID) -> TreeNodeID {
+      guard let map else { return id }
+      return TreeNodeID(createdAt: map(id.createdAt), offset: id.offset)
+    }
+    var attributes = self.attributes
+    if let map, let table = attributes {
+      attributes = TreeAttributes(table.entries.map { entry in
+        var entry = entry
+        entry.updatedAt = map(entry.updatedAt)
+        return entry
+      })
+    }
+    let copy = isText ? CRDTTreeNode(id: m(id), text: value) : CRDTTreeNode(id: m(id), type: type, attributes: attributes)
+    copy.removedAt = map.flatMap { map in removedAt.map(map) } ?? removedAt
+    copy.insPrevID = insPrevID.map(m)
+    copy.insNextID = insNextID.map(m)
+    copy.mergedFrom = mergedFrom.map(m)
+    copy.mergedAt = map.flatMap { map in mergedAt.map(map) } ?? mergedAt
+    if !isText {
+      var children: [CRDTTreeNode] = []
+      forEachChild { children.append($0.deepCopy(mapping: map)) }
+      if !children.isEmpty { copy.setChildren(children) }
+    }
+    copy.recomputeSubtree()
+    return copy
   }
 }
 

@@ -326,6 +326,9 @@ package enum ElementCodec {
         writeMeta(element, into: &w, first: 3)
         if let registers = counter.registers { w.bytes(7, registers) }
       }
+    case .tree(let tree):
+      TreeCodec.encodeTree(DecodedTree(records: tree.toRecords(), meta: ElementSnapshot.Meta(
+        createdAt: tree.createdAt, movedAt: tree.movedAt, removedAt: tree.removedAt)), into: &w)
     }
   }
 
@@ -355,7 +358,7 @@ package enum ElementCodec {
       case 3: result = try decodeScalar(&body, isCounter: false)
       case 5: result = try decodeText(&body)
       case 6: result = try decodeScalar(&body, isCounter: true)
-      default: throw YorkieError(.unsupported, "Tree elements are not supported by this SDK yet")
+      default: result = try decodeTree(&body)
       }
       if let element = result, element.kind.isRegistered {
         guard state.containers[element.createdAt] == nil else {
@@ -366,6 +369,16 @@ package enum ElementCodec {
     }
     guard let result else { throw r.error("a JSONElement without a body") }
     return result
+  }
+
+  /// A tree: its node list checked for shape by the codec, then for what a tree needs while
+  /// it is built.
+  private static func decodeTree(_ r: inout ProtoReader) throws -> CRDTElement {
+    let decoded = try TreeCodec.decodeTreeBody(&r)
+    let tree = try CRDTTree(records: decoded.records, createdAt: decoded.meta.createdAt)
+    tree.movedAt = decoded.meta.movedAt
+    tree.removedAt = decoded.meta.removedAt
+    return tree
   }
 
   private static func decodeObject(_ r: inout ProtoReader, depth: Int, state: inout DecodeState) throws -> CRDTElement {

@@ -22,6 +22,10 @@ extension PBJSONElementSimple {
       value = element.jsonElementData
     case .text:
       type = .text
+    case .tree(let content, _):
+      // A tree travels with its whole content (Yorkie's TreeEdit inserts into an existing tree).
+      type = .tree
+      value = TreeCodec.jsonElementData(DecodedTree(records: content.records, meta: meta))
     case .counter(let counter, _):
       type = PBValueType(rawValue: counter.wireType.rawValue) ?? .integerCnt
       value = Data(counter.wireBytes)
@@ -65,7 +69,13 @@ extension PBJSONElementSimple {
         default: throw wireDataError(path() + ".value", "a \(wireType) value holds another kind of element")
         }
       case .tree:
-        throw YorkieError(.unsupported, "\(path()): Tree elements are not supported by this SDK yet", field: path())
+        let decoded = try treeModel(path())
+        do throws(YorkieError) {
+          return .tree(try TreeContent(records: decoded.records), meta)
+        } catch {
+          // Well-formed as a node list, yet not a tree this SDK can build (an empty text node).
+          throw wireDataError(path() + ".value", error.message)
+        }
       }
     } catch {
       // The model's decoders (primitive payloads, binary elements) do not know where their

@@ -26,7 +26,7 @@ struct CRDTTreeTests {
     try replica.edit(1, 1, [.text("😀")])
     #expect(replica.tree.size == 17)
     #expect(replica.tree.treeJSON() == #"{"type":"r","children":[{"type":"p","children":[{"type":"text","value":"😀"},{"type":"text","value":"hello"},{"type":"text","value":"!"}]},{"type":"p","children":[{"type":"text","value":"world"}]}]}"#)
-    try replica.tree.checkInvariants()
+    try replica.tree.checkTreeInvariants()
   }
 
   @Test("inserting in the middle of a text splits it into pieces")
@@ -37,7 +37,7 @@ struct CRDTTreeTests {
     #expect(replica.tree.rootTreeNode() == .element("r", children: [
       .element("p", children: [.text("a"), .text("X"), .text("b")]), .element("p", children: [.text("cd")]),
     ]))
-    try replica.tree.checkInvariants()
+    try replica.tree.checkTreeInvariants()
   }
 
   @Test("deleting across paragraphs merges the rest of the second into the first")
@@ -46,12 +46,12 @@ struct CRDTTreeTests {
     try replica.edit(2, 6)
     #expect(replica.xml == "<r><p>ad</p></r>")
     #expect(replica.tree.size == 4)
-    try replica.tree.checkInvariants()
+    try replica.tree.checkTreeInvariants()
 
     let merged = try twoParagraphs()
     try merged.edit(3, 5)
     #expect(merged.xml == "<r><p>abcd</p></r>")
-    try merged.tree.checkInvariants()
+    try merged.tree.checkTreeInvariants()
   }
 
   @Test("deleting whole elements and text")
@@ -63,7 +63,7 @@ struct CRDTTreeTests {
     #expect(result.changes == [TreeChange(kind: .content, actor: replica.actor, from: 0, to: 4, fromPath: [0], toPath: [1], contents: nil)])
     try replica.edit(1, 3)
     #expect(replica.xml == "<r><p></p></r>")
-    try replica.tree.checkInvariants()
+    try replica.tree.checkTreeInvariants()
   }
 
   @Test("splitting at level 1 and level 2")
@@ -71,13 +71,13 @@ struct CRDTTreeTests {
     let replica = try twoParagraphs()
     try replica.edit(2, 2, splitLevel: 1)
     #expect(replica.xml == "<r><p>a</p><p>b</p><p>cd</p></r>")
-    try replica.tree.checkInvariants()
+    try replica.tree.checkTreeInvariants()
 
     let deep = TreeReplica(actorNumber: 1)
     try deep.edit(0, 0, [.element("div", children: [.element("p", children: [.text("ab")])])])
     try deep.edit(3, 3, splitLevel: 2)
     #expect(deep.xml == "<r><div><p>a</p></div><div><p>b</p></div></r>")
-    try deep.tree.checkInvariants()
+    try deep.tree.checkTreeInvariants()
 
     let end = try twoParagraphs()
     try end.edit(3, 3, splitLevel: 1)
@@ -92,7 +92,7 @@ struct CRDTTreeTests {
     let replica = try twoParagraphs()
     try replica.edit(2, 2, [.text("X")], splitLevel: 1)
     #expect(replica.xml == "<r><p>aX</p><p>b</p><p>cd</p></r>")
-    try replica.tree.checkInvariants()
+    try replica.tree.checkTreeInvariants()
   }
 
   @Test("refused input changes nothing")
@@ -200,10 +200,10 @@ struct CRDTTreeTests {
       #expect(replica.tree.purge(node))
     }
     #expect(replica.tree.nodeCount == countBefore - 2)
-    try replica.tree.checkInvariants()
+    try replica.tree.checkTreeInvariants()
     try replica.edit(2, 2, [.text("Y")])
     #expect(replica.xml == "<r><p>bY</p><p>cd</p></r>")
-    try replica.tree.checkInvariants()
+    try replica.tree.checkTreeInvariants()
   }
 
   @Test("records round-trip every node, tombstones and attributes included")
@@ -215,7 +215,7 @@ struct CRDTTreeTests {
     let rebuilt = try CRDTTree(records: records, createdAt: .initial)
     #expect(rebuilt.toRecords() == records)
     #expect(rebuilt.toXML() == replica.xml)
-    try rebuilt.checkInvariants()
+    try rebuilt.checkTreeInvariants()
     #expect(throws: YorkieError.self) { try CRDTTree(records: [], createdAt: .initial) }
     var bad = records
     bad[0].depth = 5
@@ -236,6 +236,6 @@ struct CRDTTreeTests {
     #expect(tree.toRecords() != before)
     journal.rollBack(CRDTRoot())
     #expect(tree.toRecords() == before)
-    try tree.checkInvariants()
+    try tree.checkTreeInvariants()
   }
 }

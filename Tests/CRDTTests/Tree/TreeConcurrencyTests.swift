@@ -24,8 +24,8 @@ struct TreeConcurrencyTests {
     try fromA.apply(to: b)
     #expect(a.xml == "<r><p>ayxb</p></r>")
     #expect(b.xml == a.xml)
-    try a.tree.checkInvariants()
-    try b.tree.checkInvariants()
+    try a.tree.checkTreeInvariants()
+    try b.tree.checkTreeInvariants()
   }
 
   @Test("a delete does not remove text inserted concurrently inside the range")
@@ -48,7 +48,7 @@ struct TreeConcurrencyTests {
     try fromA.apply(to: b)
     #expect(a.xml == "<r></r>")
     #expect(b.xml == a.xml)
-    try b.tree.checkInvariants()
+    try b.tree.checkTreeInvariants()
   }
 
   @Test("concurrent styles converge on the newer value")

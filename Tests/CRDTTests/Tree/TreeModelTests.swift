@@ -28,7 +28,7 @@ struct TreeModelTests {
         #expect(replica.tree.toRecords() == before, "seed \(seed) step \(step)")
       }
       do {
-        try replica.tree.checkInvariants()
+        try replica.tree.checkTreeInvariants()
       } catch {
         Issue.record("seed \(seed) step \(step): \(error)")
         return
@@ -55,6 +55,6 @@ struct TreeModelTests {
     for index in 0..<10_000 { try replica.edit(index + 1, index + 1, [.text("a")]) }
     #expect(replica.tree.size == 10_002)
     #expect(replica.tree.root.firstChild?.liveChildCount == 10_000)
-    try replica.tree.checkInvariants()
+    try replica.tree.checkTreeInvariants()
   }
 }
