@@ -46,7 +46,7 @@ struct EventDescriptionTests {
   @Test("the kinds' raw values are Yorkie's names")
   func kindNames() {
     #expect(OperationInfo.Kind.allCases.map(\.rawValue)
-      == ["set", "remove", "add", "move", "array-set", "increase", "edit", "style"])
+      == ["set", "remove", "add", "move", "array-set", "increase", "edit", "style", "tree-edit", "tree-style"])
     #expect(OperationInfo.Kind(rawValue: "array-set") == .arraySet)
     #expect(OperationInfo.Kind.arraySet.description == "array-set")
   }

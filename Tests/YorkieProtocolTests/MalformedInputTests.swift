@@ -90,7 +90,7 @@ struct MalformedInputTests {
        .invalidWireData, "changes[0].operations[0].set.parentCreatedAt: is required"),
       (#"{"changes":[{\#(id),"operations":[{"set":{"parentCreatedAt":\#(ticket),"key":"k","executedAt":\#(ticket),"value":{"createdAt":\#(ticket),"type":"VALUE_TYPE_INTEGER","value":"AQ=="}}}]}]}"#,
        .invalidWireData, "set.value: a integer value needs 4 bytes, got 1"),
-      (#"{"changes":[{\#(id),"operations":[{"treeEdit":{}}]}]}"#, .unsupported, "operations[0].treeEdit: Tree operations are not supported"),
+      (#"{"changes":[{\#(id),"operations":[{"treeEdit":{}}]}]}"#, .invalidWireData, "operations[0].treeEdit.parentCreatedAt: is required"),
       (#"{"changes":[{\#(id),"presenceChange":{"type":"CHANGE_TYPE_DELETE"}}]}"#, .invalidWireData, "presenceChange.type: presence change type"),
       (#"{"versionVector":{"vector":{"xyz":"1"}}}"#, .invalidWireData, "changePack.versionVector.vector: key \"xyz\""),
     ]

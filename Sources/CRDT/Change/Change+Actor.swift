@@ -92,7 +92,70 @@ extension Operation {
                           restoreMode: mode, retombstoneSpans: spans(removing), executedAt: t(at))
     case .dedupIncrease(let parent, let value, let actorName, let at):
       return .dedupIncrease(parentCreatedAt: t(parent), value: value, actor: actorName, executedAt: t(at))
+    case .treeEdit(let edit):
+      return .treeEdit(edit.replacingActor(old, with: new))
+    case .treeStyle(let style):
+      return .treeStyle(TreeStylePayload(
+        parentCreatedAt: t(style.parentCreatedAt), from: style.from.replacingActor(old, with: new),
+        to: style.to.replacingActor(old, with: new), attributes: style.attributes,
+        attributesToRemove: style.attributesToRemove, executedAt: t(style.executedAt)))
     }
+  }
+}
+
+extension TreeNodeID {
+  package func replacingActor(_ old: ActorID, with new: ActorID) -> TreeNodeID {
+    TreeNodeID(createdAt: createdAt.replacingActor(old, with: new), offset: offset)
+  }
+}
+
+extension CRDTTreePos {
+  package func replacingActor(_ old: ActorID, with new: ActorID) -> CRDTTreePos {
+    CRDTTreePos(parentID: parentID.replacingActor(old, with: new), leftSiblingID: leftSiblingID.replacingActor(old, with: new))
+  }
+}
+
+extension TreeNodeRecord {
+  package func replacingActor(_ old: ActorID, with new: ActorID) -> TreeNodeRecord {
+    var record = self
+    record.id = id.replacingActor(old, with: new)
+    record.removedAt = removedAt?.replacingActor(old, with: new)
+    record.insPrevID = insPrevID?.replacingActor(old, with: new)
+    record.insNextID = insNextID?.replacingActor(old, with: new)
+    record.mergedFrom = mergedFrom?.replacingActor(old, with: new)
+    record.mergedAt = mergedAt?.replacingActor(old, with: new)
+    record.attributes = attributes.map { attribute in
+      var attribute = attribute
+      attribute.updatedAt = attribute.updatedAt.replacingActor(old, with: new)
+      return attribute
+    }
+    return record
+  }
+}
+
+extension TreeEditPayload {
+  package func replacingActor(_ old: ActorID, with new: ActorID) -> TreeEditPayload {
+    func spans(_ list: [TreeRestoreSpanRecord]) -> [TreeRestoreSpanRecord] {
+      list.map { span in
+        var span = span
+        span.id = span.id.replacingActor(old, with: new)
+        span.parentID = span.parentID?.replacingActor(old, with: new)
+        span.leftSiblingID = span.leftSiblingID?.replacingActor(old, with: new)
+        span.rightSiblingID = span.rightSiblingID?.replacingActor(old, with: new)
+        span.attributes = span.attributes.map { attribute in
+          var attribute = attribute
+          attribute.updatedAt = attribute.updatedAt.replacingActor(old, with: new)
+          return attribute
+        }
+        return span
+      }
+    }
+    return TreeEditPayload(
+      parentCreatedAt: parentCreatedAt.replacingActor(old, with: new), from: from.replacingActor(old, with: new),
+      to: to.replacingActor(old, with: new), contents: contents.map { $0.map { $0.replacingActor(old, with: new) } },
+      splitLevel: splitLevel, executedAt: executedAt.replacingActor(old, with: new),
+      splitTickets: splitTickets.map { $0.replacingActor(old, with: new) }, restoreSpans: spans(restoreSpans),
+      restoreMode: restoreMode, retombstoneSpans: spans(retombstoneSpans))
   }
 }
 

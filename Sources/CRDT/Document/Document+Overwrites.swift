@@ -29,7 +29,7 @@ extension Document {
     case .arraySet(let parentCreatedAt, let createdAt, _, _):
       guard case .array(let array)? = root.element(parentCreatedAt)?.kind else { return nil }
       (container, victim, kind) = (array, createdAt, .arraySet)
-    case .add, .move, .increase, .dedupIncrease, .edit, .style, .restoreEdit:
+    case .add, .move, .increase, .dedupIncrease, .edit, .style, .restoreEdit, .treeEdit, .treeStyle:
       // These never take an element out of the document.
       return nil
     }

@@ -10,3 +10,36 @@ public indirect enum TreeNode: Hashable, Sendable {
   /// An element with its type, attributes and children.
   case element(String, attributes: [String: JSONValue] = [:], children: [TreeNode] = [])
 }
+
+extension TreeNode: CustomStringConvertible {
+  /// The node as Yorkie's XML: `<p align="left">ab</p>`, text verbatim; attributes sorted by
+  /// key, a string value as it is, any other value as its JSON (`bold="true"`).
+  public var description: String {
+    var output = ""
+    write(into: &output)
+    return output
+  }
+
+  private func write(into output: inout String) {
+    switch self {
+    case .text(let value):
+      output += value
+    case .element(let type, let attributes, let children):
+      output += "<" + type
+      for key in attributes.keys.sorted(by: { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }) {
+        output += " " + key + "=\""
+        if case .string(let text) = attributes[key]! {
+          output += text
+        } else {
+          var writer = JSONWriter()
+          writer.string(TreeJSON.stringify(attributes[key]!))
+          output += writer.output.dropFirst().dropLast()
+        }
+        output += "\""
+      }
+      output += ">"
+      for child in children { child.write(into: &output) }
+      output += "</" + type + ">"
+    }
+  }
+}

@@ -53,6 +53,10 @@ extension Operation {
                                                 executedAt: executedAt, root: root, journal: journal, mode: mode)
     case .increase(_, let operand, _):
       return try Operation.executeIncrease(on: parent, operand: operand, root: root, journal: journal, mode: mode)
+    case .treeEdit(let edit):
+      return try Operation.executeTreeEdit(on: parent, edit, root: root, journal: journal, mode: mode)
+    case .treeStyle(let style):
+      return try Operation.executeTreeStyle(on: parent, style, root: root, journal: journal, mode: mode)
     }
   }
 
@@ -90,6 +94,8 @@ extension Operation {
     case .style: return "Style"
     case .restoreEdit: return "Edit"
     case .dedupIncrease: return "Increase"
+    case .treeEdit: return "TreeEdit"
+    case .treeStyle: return "TreeStyle"
     }
   }
 

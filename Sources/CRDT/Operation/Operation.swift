@@ -29,6 +29,10 @@ package enum Operation: Sendable, Equatable {
   /// `value` is the wire operand, which must be the Integer or Long 1. On a plain counter it
   /// adds `value`, as Yorkie does.
   indirect case dedupIncrease(parentCreatedAt: TimeTicket, value: PrimitiveValue, actor: String, executedAt: TimeTicket)
+  /// Replace a range of a tree with subtrees, after splitting element levels (Yorkie's `TreeEdit`).
+  case treeEdit(TreeEditPayload)
+  /// Set or remove attributes of the elements in a range of a tree (Yorkie's `TreeStyle`).
+  case treeStyle(TreeStylePayload)
 
   /// Set an object member to the element `value` describes.
   package static func set(parentCreatedAt: TimeTicket, key: String, value: ElementSnapshot, executedAt: TimeTicket) -> Operation {
@@ -63,6 +67,10 @@ package enum Operation: Sendable, Equatable {
       return parent
     case .edit(let edit):
       return edit.parentCreatedAt
+    case .treeEdit(let edit):
+      return edit.parentCreatedAt
+    case .treeStyle(let style):
+      return style.parentCreatedAt
     }
   }
 
@@ -76,6 +84,10 @@ package enum Operation: Sendable, Equatable {
       return at
     case .edit(let edit):
       return edit.executedAt
+    case .treeEdit(let edit):
+      return edit.executedAt
+    case .treeStyle(let style):
+      return style.executedAt
     }
   }
 }

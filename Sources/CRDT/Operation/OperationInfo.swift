@@ -12,9 +12,12 @@
 /// | `increase` | `value` (the operand) |
 /// | `edit` | `from`, `to`, `value` (the inserted string), `attributes` (when the edit styled it) |
 /// | `style` | `from`, `to`, `attributes` (set), `attributesToRemove` (removed) |
+/// | `tree-edit` | `from`, `to`, `fromPath`, `toPath`, `treeContents` (the inserted nodes), `splitLevel` |
+/// | `tree-style` | `from`, `to`, `fromPath`, `toPath`, `attributes` (set) or `attributesToRemove` |
 ///
 /// Ranges and indexes are those of the replica that applied the operation, in UTF-16 code units
-/// for texts. `description` prints it compactly, e.g. `edit $.text 0..<2 "hi"`.
+/// for texts and trees (a tree index counts an element's tags and its text's code units).
+/// `description` prints it compactly, e.g. `edit $.text 0..<2 "hi"`.
 public struct OperationInfo: Hashable, Sendable {
   /// The kind of an operation, named as Yorkie names it (the raw value).
   public enum Kind: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
@@ -34,6 +37,10 @@ public struct OperationInfo: Hashable, Sendable {
     case edit
     /// Attributes were set on or removed from a range of a text.
     case style
+    /// A range of a tree was replaced, split or merged (Yorkie's TreeEdit).
+    case treeEdit = "tree-edit"
+    /// Attributes were set on or removed from the elements in a range of a tree.
+    case treeStyle = "tree-style"
 
     /// Yorkie's name: the raw value.
     public var description: String { rawValue }
@@ -60,11 +67,20 @@ public struct OperationInfo: Hashable, Sendable {
   public var attributes: [String: JSONValue]?
   /// The attribute names a `style` removed (`[]` when it only set some); nil for other kinds.
   public var attributesToRemove: [String]?
+  /// The path of `from` in a tree (child indexes, then an offset in a text), for tree operations.
+  public var fromPath: [Int]?
+  /// The path of `to` in a tree, for tree operations.
+  public var toPath: [Int]?
+  /// The nodes a `tree-edit` inserted, as Yorkie reports them (nil when it inserted none).
+  public var treeContents: [TreeNode]?
+  /// How many element levels a `tree-edit` split at `from`.
+  public var splitLevel: Int?
 
   /// Creates an operation description.
   public init(type: Kind, path: String, key: String? = nil, index: Int? = nil, previousIndex: Int? = nil,
               from: Int? = nil, to: Int? = nil, value: JSONValue? = nil, attributes: [String: JSONValue]? = nil,
-              attributesToRemove: [String]? = nil) {
+              attributesToRemove: [String]? = nil, fromPath: [Int]? = nil, toPath: [Int]? = nil,
+              treeContents: [TreeNode]? = nil, splitLevel: Int? = nil) {
     self.type = type
     self.path = path
     self.key = key
@@ -75,6 +91,10 @@ public struct OperationInfo: Hashable, Sendable {
     self.value = value
     self.attributes = attributes
     self.attributesToRemove = attributesToRemove
+    self.fromPath = fromPath
+    self.toPath = toPath
+    self.treeContents = treeContents
+    self.splitLevel = splitLevel
   }
 
   /// Attribute values as operations carry them (JSON text) turned back into values; a value
@@ -99,6 +119,9 @@ extension OperationInfo: CustomStringConvertible {
     case (nil, nil): break
     }
     if let from, let to { text += " \(from)..<\(to)" }
+    if let fromPath, let toPath { text += " \(fromPath)..<\(toPath)" }
+    if let treeContents { text += " " + treeContents.map(\.description).joined(separator: "") }
+    if let splitLevel, splitLevel > 0 { text += " split=\(splitLevel)" }
     if let value { text += " \(value.jsonString)" }
     if let attributes, !attributes.isEmpty { text += " " + JSONValue.sortedJSON(attributes) }
     if let attributesToRemove, !attributesToRemove.isEmpty {

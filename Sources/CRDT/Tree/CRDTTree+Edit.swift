@@ -210,6 +210,7 @@ extension CRDTTree {
     parent.insertChild(right, after: node)
     CRDTTreeNode.recomputeUp(from: node)
     register(right)
+    if right.isRemoved { splitGarbage.append(.node(right)) }
   }
 
   /// Makes `split` the next piece of `node` in its split chain.
@@ -226,14 +227,20 @@ extension CRDTTree {
 
   /// Splits the element `node` after its child `left` (before its first child when nil): a new
   /// element of the same type, identity `ticket` and removal, takes the children after `left`
-  /// and goes right after `node`. Attributes are not copied (as Yorkie).
+  /// and goes right after `node`. The new element takes a copy of the attributes, removed ones
+  /// included (Yorkie v0.7.17: a paragraph split off an aligned paragraph stays aligned; the
+  /// recorded `08-attach-tree.json` shows it).
   private func splitElement(_ node: CRDTTreeNode, after left: CRDTTreeNode?, ticket: TimeTicket, journal: Journal) {
-    let split = CRDTTreeNode(id: TreeNodeID(createdAt: ticket), type: node.type)
+    let split = CRDTTreeNode(id: TreeNodeID(createdAt: ticket), type: node.type, attributes: node.attributes)
+    for entry in node.attributes?.entries ?? [] where entry.isRemoved {
+      splitGarbage.append(.attribute(split, key: entry.key, removedAt: entry.updatedAt))
+    }
     split.removedAt = node.removedAt
     split.recomputeSubtree()
     let parent = node.parent!
     parent.insertChild(split, after: node)
     register(split)
+    if split.isRemoved { splitGarbage.append(.node(split)) }
     journal.append(.tree(self, .inserted(split)))
     link(split, after: node, journal: journal)
     var moving = left.map { $0.nextSibling } ?? node.firstChild

@@ -28,6 +28,13 @@ package final class CRDTTree: CRDTElement {
   var nodesByID: [TreeNodeID: CRDTTreeNode] = [:]
   /// The offsets of the pieces of a split insertion (see invariant 2).
   var pieceOffsets: [TimeTicket: [Int32]] = [:]
+  /// Tombstones that splits made during the running operation (a piece cut off a removed text,
+  /// an element split off a removed element): garbage of their own, which the operation layer
+  /// registers and then clears (as a text's `splitGarbage`).
+  package internal(set) var splitGarbage: [TreeGCPair] = []
+
+  /// Forgets the split tombstones once registered.
+  package func clearSplitGarbage() { splitGarbage.removeAll(keepingCapacity: true) }
 
   /// Creates a tree around `root` (a complete subtree), registering every node.
   package init(root: CRDTTreeNode, createdAt: TimeTicket) {

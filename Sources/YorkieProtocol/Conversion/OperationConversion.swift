@@ -1,8 +1,8 @@
 import CRDT
 import Foundation
 
-// Operations between the wire and the CRDT model, every kind both ways (Tree operations are
-// refused as unsupported when decoded).
+// Operations between the wire and the CRDT model, every kind both ways (the Tree's in
+// TreeConversion.swift).
 
 extension PBOperation {
   /// The wire form of an operation.
@@ -42,11 +42,14 @@ extension PBOperation {
       let operand = ElementSnapshot.primitive(value, .init(createdAt: executedAt))
       self = .increase(Increase(parentCreatedAt: WireTimeTicket(parent), value: PBJSONElementSimple(operand),
                                 executedAt: WireTimeTicket(executedAt), actor: actor))
+    case .treeEdit(let edit):
+      self = .treeEdit(TreeEdit(edit))
+    case .treeStyle(let style):
+      self = .treeStyle(TreeStyle(style))
     }
   }
 
-  /// The operation. Tree operations, deduplicating increases and undo restores are refused
-  /// with `unsupported`.
+  /// The operation.
   package func model(_ path: @autoclosure () -> String) throws(YorkieError) -> CRDT.Operation {
     switch self {
     case .set(let op):
@@ -109,10 +112,10 @@ extension PBOperation {
       return .style(parentCreatedAt: try op.parentCreatedAt.required(p() + ".parentCreatedAt"),
                     from: try op.from.required(p() + ".from"), to: try op.to.required(p() + ".to"), attributes: op.attributes,
                     attributesToRemove: op.attributesToRemove, executedAt: try op.executedAt.required(p() + ".executedAt"))
-    case .treeEdit:
-      throw YorkieError(.unsupported, "\(path()).treeEdit: Tree operations are not supported by this SDK yet", field: path() + ".treeEdit")
-    case .treeStyle:
-      throw YorkieError(.unsupported, "\(path()).treeStyle: Tree operations are not supported by this SDK yet", field: path() + ".treeStyle")
+    case .treeEdit(let op):
+      return .treeEdit(try op.model(path() + ".treeEdit"))
+    case .treeStyle(let op):
+      return .treeStyle(try op.model(path() + ".treeStyle"))
     }
   }
 }
