@@ -43,6 +43,16 @@ extension Document {
     return text.textValue
   }
 
+  /// The tree at a path such as `$.content`; nil when there is no element there or it is not a
+  /// tree. Paths are read as ``value(atPath:)`` reads them.
+  ///
+  /// - Throws: ``YorkieError`` `invalidPath` when the path does not start at the root (`$`) or
+  ///   uses bracket notation.
+  public func tree(atPath path: String) throws -> TreeValue? {
+    guard case .tree(let tree)? = try root.object.descendant(atPath: path)?.kind else { return nil }
+    return TreeValue(tree)
+  }
+
   /// Whether there are local changes the server has not acknowledged.
   public var hasLocalChanges: Bool { !localChanges.isEmpty }
 

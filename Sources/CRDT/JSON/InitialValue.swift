@@ -2,8 +2,8 @@
 /// `attach(_:initialRoot:)` sets for each key the document lacks once the server's content is
 /// in (as the `initialRoot` of Yorkie's JS SDK, which takes `new Text()` and `new Counter()`).
 ///
-/// Plain JSON is written with literals, as for ``JSONValue``; a text or a counter with
-/// ``text(_:)`` and ``counter(_:)``, at any depth:
+/// Plain JSON is written with literals, as for ``JSONValue``; a text, a counter or a tree with
+/// ``text(_:)``, ``counter(_:)`` and ``tree(_:)``, at any depth:
 ///
 /// ```swift
 /// let shape: [String: InitialValue] = [
@@ -12,6 +12,7 @@
 ///   "note": .text("Welcome"),
 ///   "likes": .counter(.int(0)),
 ///   "board": ["columns": [.text(), .text()]],
+///   "content": .tree(.element("doc", children: [.element("p")])),
 /// ]
 /// ```
 ///
@@ -30,6 +31,8 @@ public indirect enum InitialValue: Hashable, Sendable,
   case text(String = "")
   /// A counter starting at `value`.
   case counter(CounterValue)
+  /// A tree holding `root` (an element) and everything below it.
+  case tree(TreeNode)
   /// An object whose members may be texts and counters; they are set in key order.
   case object([String: InitialValue])
   /// An array whose elements may be texts and counters, in order.
@@ -64,6 +67,8 @@ extension JSONObject {
       if !content.isEmpty { try text.edit(0, 0, content) }
     case .counter(let start):
       setNewCounter(key, start)
+    case .tree(let root):
+      setNewTree(key, root)
     case .object(let members):
       try setNewObject(key).setInitialMembers(members)
     case .array(let elements):
@@ -95,6 +100,8 @@ extension JSONArray {
       if !content.isEmpty { try text.edit(0, 0, content) }
     case .counter(let start):
       appendNewCounter(start)
+    case .tree(let root):
+      appendNewTree(root)
     case .object(let members):
       try appendNewObject().setInitialMembers(members)
     case .array(let elements):

@@ -41,6 +41,20 @@ public final class JSONArray {
     return JSONText(context: context, text: child)
   }
 
+  /// The tree at `index`.
+  public func tree(at index: Int) -> JSONTree? {
+    guard case .tree(let child)? = element(at: index)?.kind else { return nil }
+    return JSONTree(context: context, tree: child)
+  }
+
+  /// Appends a new tree holding `root` (see ``JSONObject/setNewTree(_:_:)``) and returns it.
+  @discardableResult
+  public func appendNewTree(_ root: TreeNode = .element("root")) -> JSONTree {
+    JSONTree(context: context, target: appendNew(as: CRDTTree.self) { [context] meta throws(YorkieError) in
+      .tree(try TreeContent(root: root, createdAt: meta.createdAt, issue: context.issueTicket), meta)
+    })
+  }
+
   /// The counter at `index`.
   public func counter(at index: Int) -> JSONCounter? {
     guard case .counter(let child)? = element(at: index)?.kind else { return nil }
@@ -247,10 +261,10 @@ public final class JSONArray {
   /// Appends a new container or counter; a failure is recorded (the update will throw it) and
   /// gives a rejected target.
   private func appendNew<Element: CRDTElement>(as kind: Element.Type,
-                                               _ make: (ElementSnapshot.Meta) -> ElementSnapshot) -> ProxyTarget<Element> {
+                                               _ make: (ElementSnapshot.Meta) throws(YorkieError) -> ElementSnapshot) -> ProxyTarget<Element> {
     do throws(YorkieError) {
       let array = try target.editable(context)
-      let snapshot = make(ElementSnapshot.Meta(createdAt: context.issueTicket()))
+      let snapshot = try make(ElementSnapshot.Meta(createdAt: context.issueTicket()))
       try context.push(.add(parentCreatedAt: array.createdAt, previousCreatedAt: array.lastLivePositionID, value: snapshot, executedAt: snapshot.createdAt), target: array)
       guard let element = array.element(createdAt: snapshot.createdAt) as? Element else {
         throw YorkieError(.elementNotFound, "the array has no \(Element.self) created at \(snapshot.createdAt) after appending it")

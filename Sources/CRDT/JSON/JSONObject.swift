@@ -57,6 +57,22 @@ public final class JSONObject {
     return JSONText(context: context, text: child)
   }
 
+  /// The tree at `key`.
+  public func tree(_ key: String) -> JSONTree? {
+    guard case .tree(let child)? = target.readable(context)?.get(key)?.kind else { return nil }
+    return JSONTree(context: context, tree: child)
+  }
+
+  /// Sets a new tree at `key` holding `root` and everything below it (an element; the default
+  /// is an empty `<root>`), and returns it. A root that is text, or an empty text node, makes
+  /// the update fail with `invalidTreeContent`.
+  @discardableResult
+  public func setNewTree(_ key: String, _ root: TreeNode = .element("root")) -> JSONTree {
+    JSONTree(context: context, target: setNew(key, as: CRDTTree.self) { [context] meta throws(YorkieError) in
+      .tree(try TreeContent(root: root, createdAt: meta.createdAt, issue: context.issueTicket), meta)
+    })
+  }
+
   /// The counter at `key`.
   public func counter(_ key: String) -> JSONCounter? {
     guard case .counter(let child)? = target.readable(context)?.get(key)?.kind else { return nil }
@@ -143,11 +159,11 @@ public final class JSONObject {
   /// Sets a new container or counter under `key`; a failure is recorded (the update will throw
   /// it) and gives a rejected target.
   private func setNew<Element: CRDTElement>(_ key: String, as kind: Element.Type,
-                                            _ make: (ElementSnapshot.Meta) -> ElementSnapshot) -> ProxyTarget<Element> {
+                                            _ make: (ElementSnapshot.Meta) throws(YorkieError) -> ElementSnapshot) -> ProxyTarget<Element> {
     do throws(YorkieError) {
       let object = try target.editable(context)
       try JSONObject.validate(key: key)
-      let snapshot = make(ElementSnapshot.Meta(createdAt: context.issueTicket()))
+      let snapshot = try make(ElementSnapshot.Meta(createdAt: context.issueTicket()))
       try context.push(.set(parentCreatedAt: object.createdAt, key: key, value: snapshot, executedAt: snapshot.createdAt), target: object)
       guard let element = object.element(createdAt: snapshot.createdAt) as? Element else {
         throw YorkieError(.elementNotFound, "the object has no \(Element.self) created at \(snapshot.createdAt) after setting it")

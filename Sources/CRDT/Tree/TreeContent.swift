@@ -20,6 +20,22 @@ package final class TreeContent: @unchecked Sendable, Equatable {
     template = root
   }
 
+  /// A new tree built from `root` for a local Set or Add: the root takes `createdAt`, every
+  /// other node a ticket from `issue`, parents before children (as Yorkie's Go SDK builds one).
+  ///
+  /// - Throws: `invalidTreeContent` when `root` is text or holds an empty text.
+  package init(root: TreeNode, createdAt: TimeTicket, issue: () -> TimeTicket) throws(YorkieError) {
+    guard case .element = root else { throw YorkieError(.invalidTreeContent, "the root of a tree is an element, not text") }
+    var rootTaken = false
+    template = try CRDTTree.buildSubtree(root) {
+      guard rootTaken else {
+        rootTaken = true
+        return createdAt
+      }
+      return issue()
+    }
+  }
+
   /// The content of a live tree, copied.
   package init(copying tree: CRDTTree) {
     template = tree.root.deepCopy()

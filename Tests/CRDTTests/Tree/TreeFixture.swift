@@ -18,7 +18,7 @@ final class TreeReplica {
   init(actorNumber: Int, copying other: TreeReplica) {
     actor = TreeReplica.actor(actorNumber)
     lamport = other.lamport
-    tree = other.tree.deepCopy() as! CRDTTree
+    tree = other.tree.deepCopy()
   }
 
   static func actor(_ number: Int) -> ActorID {
