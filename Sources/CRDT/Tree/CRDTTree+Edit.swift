@@ -8,98 +8,94 @@ extension CRDTTree {
     package var gcPairs: [TreeGCPair] = []
   }
 
-  /// Replaces `from..<to` with `contents` after splitting `splitLevel` element levels at `from`.
+  /// Replaces `from..<to` with `contents` after splitting `splitLevel` element levels at `from`,
+  /// with Yorkie v0.7.17's concurrency rules (its design document *Concurrent Merge and Split*,
+  /// phases 1–6; each rule names the Yorkie change it follows):
   ///
-  /// Steps as Yorkie's: (1) resolve both positions, splitting text pieces; (2) collect the
-  /// visible tokens between them; (3) remove what the author could delete (the version-vector
-  /// rule: a node it had seen created, whose tombstone, if any, it had not seen and is older);
-  /// (4) merge: the live children of an element whose opening tag is in the range and closing
-  /// tag is not move to the end of `from`'s parent, remembering `mergedFrom`/`mergedAt`;
-  /// (5) split the element levels, the new elements taking `splitTickets` in order; (6) insert
-  /// the contents after `from`'s left node (tombstoned at once when the parent is removed).
+  /// 1. Resolve both positions, splitting text pieces; a position inside an element a concurrent
+  ///    merge tombstoned is redirected to the merge target (§1.1, yorkie#1722).
+  /// 2. Move each left node past the split siblings the author had not seen (§2, yorkie#1723).
+  /// 3. Narrow the deleted range when its ends lie in two halves of a split element (§3, yorkie#1776).
+  /// 4. Collect the visible tokens between them and remove what the author could delete
+  ///    (`canDelete`), cascading to unseen split siblings (§4.1) but not to the children of a
+  ///    merged element (§4.2); an element the author had not seen is never merged (§4.3, yorkie#1725).
+  /// 5. Merge: every child (tombstones too) of an element whose opening tag is in the range and
+  ///    closing tag is not moves to the end of the merge target, stamped `mergedFrom`/`mergedAt`;
+  ///    deleting a merged-away element deletes the children it gave away (§5.2, yorkie#1722).
+  /// 6. Split the element levels (see `CRDTTree+Split.swift`), then insert the contents after
+  ///    `from`'s left node (tombstoned at once when the parent is removed).
   ///
-  /// Everything is validated before the first change: unknown nodes, `from` after `to`, a split
-  /// level without a ticket per level or deeper than the position, contents whose identities
-  /// the tree already has. Every change is journaled.
+  /// Everything is validated before the first change: unknown nodes, a local `from` after `to`
+  /// (a remote range a merge redirect inverted is empty, §1.2), a split level with a ticket count
+  /// other than 0 or `splitLevel`, a local split deeper than the position, contents whose
+  /// identities the tree already has. Every change is journaled.
   ///
   /// - Parameters:
   ///   - contents: detached subtrees (``buildSubtree(_:)``), inserted in order.
+  ///   - splitTickets: the identities of the elements the split creates, in order; empty in a
+  ///     change made before Yorkie v0.7.16, which derives them (``derivedSplitTickets(editedAt:contentCount:splitLevel:)``).
   ///   - versionVector: the author's vector for a remote edit; nil or empty for a local one.
   /// - Throws: `treeNodeNotFound`, `invalidTreeRange`, `invalidSplitLevel`, `invalidTreeContent`.
   package func edit(from: CRDTTreePos, to: CRDTTreePos, contents: [CRDTTreeNode] = [], splitLevel: Int = 0,
                     editedAt: TimeTicket, splitTickets: [TimeTicket] = [], versionVector: VersionVector? = nil,
                     journal: Journal) throws(YorkieError) -> ChangeResult {
+    let isRemote = CRDTTree.isRemote(versionVector)
     // 01. Validate everything first.
-    let fromResolved = try resolve(from, editedAt: editedAt)
-    let toResolved = try resolve(to, editedAt: editedAt)
+    let fromResolved = try resolveForEdit(from, editedAt: editedAt, versionVector: versionVector)
+    let toResolved = try resolveForEdit(to, editedAt: editedAt, versionVector: versionVector)
     let startIndex = fromResolved.index(in: self)
     let endIndex = toResolved.index(in: self)
-    guard startIndex <= endIndex else {
+    if startIndex > endIndex && !isRemote {
       throw YorkieError(.invalidTreeRange, "the tree range starts at \(startIndex), after its end \(endIndex)")
     }
     try checkSplit(fromResolved.left, fromResolved)
     try checkSplit(toResolved.left, toResolved)
     guard splitLevel >= 0 else { throw YorkieError(.invalidSplitLevel, "a split level cannot be negative (\(splitLevel))") }
-    guard splitTickets.count == splitLevel else {
+    guard splitTickets.isEmpty || splitTickets.count == splitLevel else {
       throw YorkieError(.invalidSplitLevel, "a split of \(splitLevel) levels needs \(splitLevel) tickets, got \(splitTickets.count)")
     }
-    var depth = 0
-    var ancestor = fromResolved.parent
-    while depth < splitLevel, let up = ancestor.parent {
-      depth += 1
-      ancestor = up
+    let tickets = splitTickets.isEmpty
+      ? CRDTTree.derivedSplitTickets(editedAt: editedAt, contentCount: contents.count, splitLevel: splitLevel) : splitTickets
+    if !isRemote {
+      // A remote split stops below the root instead (as Yorkie's SDKs): its author checked the depth.
+      var depth = 0
+      var ancestor = fromResolved.parent
+      while depth < splitLevel, let up = ancestor.parent {
+        depth += 1
+        ancestor = up
+      }
+      guard depth >= splitLevel else {
+        throw YorkieError(.invalidSplitLevel, "cannot split \(splitLevel) levels at a position \(depth) levels deep")
+      }
     }
-    guard depth >= splitLevel else {
-      throw YorkieError(.invalidSplitLevel, "cannot split \(splitLevel) levels at a position \(depth) levels deep")
-    }
-    try checkNew(contents, splitTickets: splitTickets)
+    try checkNew(contents, splitTickets: tickets)
     let fromPath = fromResolved.path(in: self)
     let toPath = toResolved.path(in: self)
 
     // 02. Split text at both ends (the end resolved again: the start's split may have cut its piece).
     let (fromParent, fromLeft) = split(fromResolved, journal: journal)
-    let (toParent, toLeft) = split(try resolve(to, editedAt: editedAt), journal: journal)
+    let (toParent, toLeft) = split(try resolveForEdit(to, editedAt: editedAt, versionVector: versionVector), journal: journal)
 
     var result = ChangeResult()
     result.changes.append(TreeChange(
-      kind: .content, actor: editedAt.actorID, from: startIndex, to: endIndex, fromPath: fromPath, toPath: toPath,
-      contents: nil, splitLevel: splitLevel))
+      kind: .content, actor: editedAt.actorID, from: startIndex, to: max(startIndex, endIndex), fromPath: fromPath,
+      toPath: startIndex <= endIndex ? toPath : fromPath, contents: nil, splitLevel: splitLevel))
 
-    // 03. Collect, then delete.
-    let tokens = self.tokens(between: toIndex(parent: fromParent, left: fromLeft), and: self.toIndex(parent: toParent, left: toLeft))
-    var removals: [CRDTTreeNode] = []
-    var removing = Set<ObjectIdentifier>()
-    var merges: [CRDTTreeNode] = []
-    for token in tokens {
-      let node = token.node
-      if token.type == .start && !token.ended { merges.append(contentsOf: node.liveChildren) }
-      let parentRemoving = node.parent.map { removing.contains(ObjectIdentifier($0)) } ?? false
-      if canDelete(node, editedAt: editedAt, versionVector: versionVector) || parentRemoving {
-        if token.type == .text || token.type == .start {
-          removals.append(node)
-          removing.insert(ObjectIdentifier(node))
-        }
-      }
-    }
-    for node in removals where removeNode(node, editedAt: editedAt, versionVector: versionVector, journal: journal) {
+    // 03–04. Collect, then delete.
+    let collected = collect(fromParent: fromParent, fromLeft: fromLeft, toParent: toParent, toLeft: toLeft,
+                            editedAt: editedAt, versionVector: versionVector)
+    for node in collected.removals where tombstone(node, editedAt: editedAt, journal: journal) {
       result.gcPairs.append(.node(node))
     }
 
-    // 04. Merge.
-    for node in merges where !node.isRemoved && node.parent !== fromParent {
-      move(node, to: fromParent, after: fromParent.lastChild, mergedAt: editedAt, journal: journal)
-    }
+    // 05. Merge, then delete what merged-away elements gave away.
+    let target = merge(collected.moving, into: fromParent, mergedAt: editedAt, journal: journal)
+    propagateMergeDeletes(collected, target: target, editedAt: editedAt, journal: journal, into: &result)
 
-    // 05. Split element levels.
-    var parent = fromParent
-    var left = fromLeft
-    for ticket in splitTickets {
-      splitElement(parent, after: left === parent ? nil : left, ticket: ticket, journal: journal)
-      left = parent
-      parent = parent.parent!
-    }
+    // 06. Split element levels.
+    splitLevels(from: fromParent, left: fromLeft, tickets: tickets, editedAt: editedAt, versionVector: versionVector, journal: journal)
 
-    // 06. Insert.
+    // 07. Insert.
     var leftInChildren: CRDTTreeNode? = fromLeft === fromParent ? nil : fromLeft
     var alive: [TreeNode] = []
     for content in contents {
@@ -119,6 +115,18 @@ extension CRDTTree {
     }
     if !alive.isEmpty { result.changes[0].contents = alive }
     return result
+  }
+
+  /// The identities of the elements a split creates when its change carries none (made before
+  /// Yorkie v0.7.16 added `splitTickets`): as every Yorkie SDK simulates them, the edit's lamport
+  /// and actor with delimiters counting on from the edit's delimiter plus the number of
+  /// top-level contents (`TreeEditOperation.execute`'s `issueTimeTicket`).
+  package static func derivedSplitTickets(editedAt: TimeTicket, contentCount: Int, splitLevel: Int) -> [TimeTicket] {
+    guard splitLevel > 0 else { return [] }
+    let base = editedAt.delimiter &+ UInt32(truncatingIfNeeded: contentCount)
+    return (1...splitLevel).map {
+      TimeTicket(lamport: editedAt.lamport, delimiter: base &+ UInt32(truncatingIfNeeded: $0), actorID: editedAt.actorID)
+    }
   }
 
   /// Edits by index, for tests and local callers: positions from ``findPos(_:preferText:)``.
@@ -160,8 +168,14 @@ extension CRDTTree {
 
   // MARK: - Deletion rule
 
+  /// Whether a vector is a remote author's (nil or empty means a local edit, as Yorkie).
+  static func isRemote(_ versionVector: VersionVector?) -> Bool {
+    guard let versionVector else { return false }
+    return !versionVector.isEmpty
+  }
+
   /// Whether the author of a change with `versionVector` had seen `ticket` (always, locally).
-  private func knows(_ ticket: TimeTicket, _ versionVector: VersionVector?) -> Bool {
+  func knows(_ ticket: TimeTicket, _ versionVector: VersionVector?) -> Bool {
     guard let versionVector, !versionVector.isEmpty else { return true }
     guard let lamport = versionVector[ticket.actorID] else { return false }
     return lamport >= ticket.lamport
@@ -175,9 +189,12 @@ extension CRDTTree {
     return !knows(removedAt, versionVector) && editedAt.isAfter(removedAt)
   }
 
-  /// Tombstones `node` at `editedAt` when ``canDelete(_:editedAt:versionVector:)`` allows.
-  private func removeNode(_ node: CRDTTreeNode, editedAt: TimeTicket, versionVector: VersionVector?, journal: Journal) -> Bool {
-    guard canDelete(node, editedAt: editedAt, versionVector: versionVector) else { return false }
+  /// Tombstones `node` at `editedAt` (Yorkie's `TreeNode.remove`): a live node is removed, a
+  /// tombstone takes the newer ticket. Callers decide whether the author may (``canDelete``).
+  ///
+  /// - Returns: whether the node changed.
+  func tombstone(_ node: CRDTTreeNode, editedAt: TimeTicket, journal: Journal) -> Bool {
+    if let removedAt = node.removedAt, !editedAt.isAfter(removedAt) { return false }
     journal.append(.tree(self, .removedAt(node, node.removedAt)))
     node.removedAt = editedAt
     node.propagateSizeChange()
@@ -202,6 +219,10 @@ extension CRDTTree {
     let rightText = String(node.value[cut...])
     let right = CRDTTreeNode(id: TreeNodeID(createdAt: node.id.createdAt, offset: node.id.offset + Int32(offset)), text: rightText)
     right.removedAt = node.removedAt
+    // The right piece is the same moved text: it keeps the merge stamp, so a later split and an
+    // earlier one agree (Yorkie's `cloneText`, yorkie-android-sdk#307).
+    right.mergedFrom = node.mergedFrom
+    right.mergedAt = node.mergedAt
     journal.append(.tree(self, .splitText(left: node, right: right, leftValue: node.value)))
     node.value = leftText
     node.length = offset
@@ -213,60 +234,6 @@ extension CRDTTree {
     if right.isRemoved { splitGarbage.append(.node(right)) }
   }
 
-  /// Makes `split` the next piece of `node` in its split chain.
-  private func link(_ split: CRDTTreeNode, after node: CRDTTreeNode, journal: Journal) {
-    split.insPrevID = node.id
-    if let nextID = node.insNextID, let next = floorNode(nextID) {
-      journal.append(.tree(self, .insLinks(next, previous: next.insPrevID, next: next.insNextID)))
-      next.insPrevID = split.id
-      split.insNextID = nextID
-    }
-    journal.append(.tree(self, .insLinks(node, previous: node.insPrevID, next: node.insNextID)))
-    node.insNextID = split.id
-  }
-
-  /// Splits the element `node` after its child `left` (before its first child when nil): a new
-  /// element of the same type, identity `ticket` and removal, takes the children after `left`
-  /// and goes right after `node`. The new element takes a copy of the attributes, removed ones
-  /// included (Yorkie v0.7.17: a paragraph split off an aligned paragraph stays aligned; the
-  /// recorded `08-attach-tree.json` shows it).
-  private func splitElement(_ node: CRDTTreeNode, after left: CRDTTreeNode?, ticket: TimeTicket, journal: Journal) {
-    let split = CRDTTreeNode(id: TreeNodeID(createdAt: ticket), type: node.type, attributes: node.attributes)
-    for entry in node.attributes?.entries ?? [] where entry.isRemoved {
-      splitGarbage.append(.attribute(split, key: entry.key, removedAt: entry.updatedAt))
-    }
-    split.removedAt = node.removedAt
-    split.recomputeSubtree()
-    let parent = node.parent!
-    parent.insertChild(split, after: node)
-    register(split)
-    if split.isRemoved { splitGarbage.append(.node(split)) }
-    journal.append(.tree(self, .inserted(split)))
-    link(split, after: node, journal: journal)
-    var moving = left.map { $0.nextSibling } ?? node.firstChild
-    var previous: CRDTTreeNode?
-    while let child = moving {
-      moving = child.nextSibling
-      journal.append(.tree(self, .moved(child, from: node, after: left, mergedFrom: child.mergedFrom, mergedAt: child.mergedAt)))
-      node.removeChild(child)
-      split.insertChild(child, after: previous)
-      previous = child
-    }
-    node.propagateSizeChange()
-    split.propagateSizeChange()
-  }
-
-  /// Moves a live node to `target` after `previous` for a merge, remembering where it came from.
-  private func move(_ node: CRDTTreeNode, to target: CRDTTreeNode, after previous: CRDTTreeNode?, mergedAt: TimeTicket, journal: Journal) {
-    let source = node.parent!
-    journal.append(.tree(self, .moved(node, from: source, after: node.previousSibling, mergedFrom: node.mergedFrom, mergedAt: node.mergedAt)))
-    source.removeChild(node)
-    source.propagateSizeChange()
-    node.mergedFrom = source.id
-    node.mergedAt = mergedAt
-    target.insertChild(node, after: previous)
-    target.propagateSizeChange()
-  }
 }
 
 /// One change of a tree as Yorkie reports it in events (`TreeChange`).

@@ -232,6 +232,7 @@ extension CRDTTree {
     guard !realParent.isText else {
       throw YorkieError(.treeNodeNotFound, "the parent of the tree position \(pos) is a text node")
     }
+    if isLeftMost, let redirected = mergeRedirect(realParent) { return redirected }
     if !isLeftMost && leftNode.parent == nil {
       throw YorkieError(.treeNodeNotFound, "the left node of the tree position \(pos) is no longer in the tree")
     }

@@ -49,27 +49,53 @@ extension CRDTTree {
     }
   }
 
-  /// Resolves the range (splitting text at its ends), then calls `body` with each element token
-  /// in it that the author could style.
+  /// Resolves the range (splitting text at its ends, each end moved past unseen split parts as
+  /// for an edit), then calls `body` with each element token in it that the author could style,
+  /// with Yorkie v0.7.17's split rules (design document phase 7):
+  ///
+  /// - §7.1 End-Token Split Sibling Guard (yorkie#1776): a closing tag is in the range only
+  ///   because a split the author had not seen moved it there; it is skipped.
+  /// - §7.2 Style Propagation (yorkie-js-sdk#1224): styling an element through its opening tag
+  ///   styles the parts of it a split the author had not seen made, as the split copied the
+  ///   attributes on the replicas that styled first.
+  ///
+  /// A remote range that a merge redirect inverted is empty.
   private func forEachStylable(from: CRDTTreePos, to: CRDTTreePos, editedAt: TimeTicket, versionVector: VersionVector?,
                                journal: Journal, _ body: (CRDTTreeNode, inout ChangeResult) -> Void) throws(YorkieError) -> ChangeResult {
-    let fromResolved = try resolve(from, editedAt: editedAt)
-    let toResolved = try resolve(to, editedAt: editedAt)
+    let fromResolved = try resolveForEdit(from, editedAt: editedAt, versionVector: versionVector)
+    let toResolved = try resolveForEdit(to, editedAt: editedAt, versionVector: versionVector)
     let startIndex = fromResolved.index(in: self)
     let endIndex = toResolved.index(in: self)
-    guard startIndex <= endIndex else {
+    if startIndex > endIndex && !CRDTTree.isRemote(versionVector) {
       throw YorkieError(.invalidTreeRange, "the tree range starts at \(startIndex), after its end \(endIndex)")
     }
     try checkSplit(fromResolved.left, fromResolved)
     try checkSplit(toResolved.left, toResolved)
     if let offset = fromResolved.splitOffset { splitText(fromResolved.left, at: offset, journal: journal) }
-    let toAfterSplit = try resolve(to, editedAt: editedAt)
+    let toAfterSplit = try resolveForEdit(to, editedAt: editedAt, versionVector: versionVector)
     if let offset = toAfterSplit.splitOffset { splitText(toAfterSplit.left, at: offset, journal: journal) }
     var result = ChangeResult()
+    let remote = CRDTTree.isRemote(versionVector)
     for token in tokens(between: startIndex, and: endIndex) where canStyle(token.node, editedAt: editedAt, versionVector: versionVector) {
+      if remote && token.type == .end && hasUnknownSplitSibling(token.node, versionVector) { continue }
       body(token.node, &result)
+      guard remote && token.type == .start else { continue }
+      var current = token.node
+      var visited: Set<ObjectIdentifier> = [ObjectIdentifier(current)]
+      while let nextID = current.insNextID, let next = floorNode(nextID), !next.isText, !knows(next.id.createdAt, versionVector),
+        visited.insert(ObjectIdentifier(next)).inserted {
+        body(next, &result)
+        current = next
+      }
     }
     return result
+  }
+
+  /// Whether the next part of `node`'s split chain is an element the author had not seen
+  /// (Yorkie's `hasUnknownSplitSibling`; no parent check, §6.5's reason).
+  private func hasUnknownSplitSibling(_ node: CRDTTreeNode, _ versionVector: VersionVector?) -> Bool {
+    guard let nextID = node.insNextID, let next = floorNode(nextID), !next.isText else { return false }
+    return !knows(next.id.createdAt, versionVector)
   }
 
   /// Yorkie's `canStyle`: an element the author had seen created, live or removed before `editedAt`.

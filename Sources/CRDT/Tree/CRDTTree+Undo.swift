@@ -14,6 +14,8 @@ extension CRDTTree {
     case attributes(CRDTTreeNode, TreeAttributes?)
     /// Gives a node back its split-chain links.
     case insLinks(CRDTTreeNode, previous: TreeNodeID?, next: TreeNodeID?)
+    /// Gives a merge source back its forwarding pointer.
+    case mergedInto(CRDTTreeNode, TreeNodeID?)
   }
 
   /// Applies one undo record (rollback only).
@@ -48,6 +50,8 @@ extension CRDTTree {
     case .insLinks(let node, let previous, let next):
       node.insPrevID = previous
       node.insNextID = next
+    case .mergedInto(let node, let target):
+      node.mergedInto = target
     }
   }
 }

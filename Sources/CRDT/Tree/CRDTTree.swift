@@ -41,6 +41,17 @@ package final class CRDTTree: CRDTElement {
     self.root = root
     super.init(createdAt: createdAt, tag: Self.tag)
     root.forEachPostOrder { node, _ in self.register(node) }
+    rebuildMergeState()
+  }
+
+  /// Derives every merge source's `mergedInto` from its moved children (Yorkie's
+  /// `rebuildMergeState`, yorkie#1729): the source named by a child's `mergedFrom` forwards to
+  /// the child's current parent. The first child in document order decides.
+  private func rebuildMergeState() {
+    root.forEachPreOrder { node in
+      guard let sourceID = node.mergedFrom, let source = floorNode(sourceID), let target = node.parent else { return }
+      if source.mergedInto == nil { source.mergedInto = target.id }
+    }
   }
 
   /// The root's content size (Yorkie's `getSize`).

@@ -23,6 +23,10 @@ package final class CRDTTreeNode {
   /// The element this node was moved away from by a merge, and the ticket of that merge.
   package internal(set) var mergedFrom: TreeNodeID?
   package internal(set) var mergedAt: TimeTicket?
+  /// On an element tombstoned by a merge: the element its children went to (Yorkie's runtime
+  /// `mergedInto` forwarding pointer, yorkie#1722). Never serialized: rebuilt from the children's
+  /// `mergedFrom` when a tree is built (Yorkie's `rebuildMergeState`).
+  package internal(set) var mergedInto: TreeNodeID?
   /// The element holding this node (nil for the root and for purged or detached nodes).
   package internal(set) unowned var parent: CRDTTreeNode?
 
@@ -84,6 +88,12 @@ package final class CRDTTreeNode {
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
     return z ^ (z >> 31)
+  }
+
+  /// Every node of this subtree, parents before their children, in document order.
+  package func forEachPreOrder(_ body: (CRDTTreeNode) -> Void) {
+    body(self)
+    forEachChild { $0.forEachPreOrder(body) }
   }
 
   /// Every node of this subtree, children before their parent (Yorkie's post-order).

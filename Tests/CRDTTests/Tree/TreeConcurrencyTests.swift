@@ -84,3 +84,17 @@ struct TreeConcurrencyTests {
     #expect(b.tree.toRecords() == before)
   }
 }
+
+@Suite("CRDTTree local text splits")
+struct TreeLocalSplitTests {
+  @Test("inserting inside a text piece that has a later sibling keeps both halves")
+  func insertInsideTextWithSibling() throws {
+    let replica = TreeReplica(actorNumber: 1)
+    try replica.edit(0, 0, [.element("p", children: [.text("cd")])])
+    try replica.edit(3, 3, [.text("z")])
+    #expect(replica.xml == "<r><p>cdz</p></r>")
+    try replica.edit(2, 2, [.text("y")])
+    #expect(replica.xml == "<r><p>cydz</p></r>")
+    try replica.tree.checkTreeInvariants()
+  }
+}
