@@ -11,8 +11,8 @@ struct DemoArguments: Sendable {
   static let usage = """
     usage: yorkie-demo [--seed N] [--server URL]
       Three clients (ann, bob, cho) edit one document at the same time: a to-do list, a
-      styled text and a counter, with presences; one broadcasts on a channel. The demo
-      checks that all three end with the same document.
+      styled text, a counter and an outline (a Yorkie Tree), with presences; one broadcasts
+      on a channel. The demo checks that all three end with the same document.
       --seed N       replay the choices and pauses of a run (default: a random seed, printed)
       --server URL   use a running Yorkie server (such as `swift run yorkie-server`) instead
                      of starting one in-process on a free port

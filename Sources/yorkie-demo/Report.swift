@@ -29,6 +29,9 @@ enum Report {
     log.plain("text:    \(text.map(styled) ?? "(none)")")
     log.plain("plain:   \(JSONValue.string(text?.string ?? "").jsonString)")
     log.plain("todos:   \(todos.joined(separator: " · "))")
+    if let outline = try await document.tree(atPath: "$.\(Shape.outline)") {
+      log.plain("outline: \(outline.xml)")
+    }
     log.plain("likes:   \(likes.map(String.init) ?? "(none)") (expected \(expectedLikes), the sum of every client's increases)")
     guard likes == expectedLikes else {
       throw DemoError("the counter is \(likes.map(String.init) ?? "missing"), expected \(expectedLikes)")

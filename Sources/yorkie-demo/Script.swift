@@ -27,6 +27,8 @@ enum Shape {
   static let text = "note"
   /// The key of the counter.
   static let counter = "likes"
+  /// The key of the outline: a Yorkie Tree of paragraphs, one per client.
+  static let outline = "outline"
   /// Every key of the shape.
   static let initialRoot: [String: InitialValue] = [
     "title": "Team offsite",
@@ -36,6 +38,7 @@ enum Shape {
     ],
     text: .text(),
     counter: .counter(.long(0)),
+    outline: .tree(.element("outline", children: [.element("h1", children: [.text("Agenda")])])),
   ]
 }
 
@@ -68,10 +71,13 @@ struct RoundPlan: Sendable {
 
   /// Applies the round inside an update; returns what it did and the new cursor.
   func apply(to root: JSONObject, _ presence: Presence) throws -> (summary: String, cursor: TextPosition) {
-    guard let todos = root.array("todos"), let text = root.text(Shape.text), let counter = root.counter(Shape.counter) else {
-      throw DemoError("the document lacks its to-do list, text or counter")
+    guard let todos = root.array("todos"), let text = root.text(Shape.text), let counter = root.counter(Shape.counter),
+      let outline = root.tree(Shape.outline)
+    else {
+      throw DemoError("the document lacks its to-do list, text, counter or outline")
     }
     let todoSummary = try edit(todos)
+    let outlineSummary = try edit(outline)
     let start = try cursor.map { try text.posRangeToIndexRange(($0, $0)).0 } ?? 0
     let (caret, _) = try text.edit(start, start, word + " ")
     var typed = "typed \"\(word)\" at \(start)"
@@ -81,8 +87,35 @@ struct RoundPlan: Sendable {
     }
     counter.increase(by: likes)
     presence.set(["cursor": JSONValue(caret)])
-    let summary = [todoSummary, typed, "likes +\(likes)"].compactMap { $0 }.joined(separator: " · ")
+    let summary = [todoSummary, typed, outlineSummary, "likes +\(likes)"].compactMap { $0 }.joined(separator: " · ")
     return (summary, try text.indexRangeToPosRange((caret, caret)).0)
+  }
+
+  /// Edits the outline: the client's own paragraph (`<p>ann: Ship</p>`) is appended at the
+  /// end in its first round; later rounds type the word at the end of it and mark the
+  /// paragraph with its author (an attribute). Returns what it did.
+  private func edit(_ outline: JSONTree) throws -> String {
+    let prefix = author + ":"
+    guard case .element(_, _, let blocks) = outline.root,
+      let mine = blocks.firstIndex(where: { block in
+        guard case .element("p", _, let children) = block, case .text(let first)? = children.first else { return false }
+        return first.hasPrefix(prefix)
+      })
+    else {
+      try outline.edit(outline.size, outline.size, [.element("p", children: [.text(prefix + " " + word)])])
+      return "outline ¶ \"\(word)\""
+    }
+    guard case .element(_, _, let children) = blocks[mine] else { return "outline unchanged" }
+    let length = children.reduce(0) { total, child in
+      if case .text(let value) = child { return total + value.utf16.count }
+      return total
+    }
+    try outline.editByPath([mine, length], [mine, length], [.text(" " + word)])
+    if style != nil {
+      let start = try outline.pathToIndex([mine])
+      try outline.style(start, start + 1, ["by": .string(author)])
+    }
+    return "outline +\"\(word)\""
   }
 
   /// Edits the to-do list; returns what it did (nil when there was nothing to do).
