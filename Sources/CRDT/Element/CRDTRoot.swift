@@ -260,10 +260,18 @@ package final class CRDTRoot {
     return seen.count + gcPairs.count + garbageTexts.values.reduce(0) { $0 + CRDTRoot.removedPieceCount($1) }
   }
 
-  /// Verifies the text garbage bookkeeping: every registered text that holds a removed piece
-  /// is tracked for collection. Returns the first violation.
+  /// Verifies the garbage bookkeeping: every registered text that holds a removed piece is
+  /// tracked for collection, and every tombstone of a registered tree has its GC pair.
+  /// Returns the first violation.
   package func checkGarbageInvariants() -> String? {
     for (_, entry) in registry.entries {
+      // A tree's tombstones and removed attributes are each a GC pair of the root.
+      if case .tree(let tree) = entry.element.kind {
+        for pair in tree.gcPairs() {
+          let key = GCPairKey(parent: tree.createdAt, child: CRDTRoot.gcPair(pair, in: tree).child)
+          if gcPairs[key] == nil { return "the tree \(tree.createdAt) holds garbage without a GC pair: \(key.child)" }
+        }
+      }
       // Text pieces are the one garbage kept in its element rather than as GC pairs.
       guard case .text(let text) = entry.element.kind, garbageTexts[ObjectIdentifier(text)] == nil else { continue }
       if CRDTRoot.removedPieceCount(text) > 0 { return "the text \(text.createdAt) holds removed pieces but is not tracked as garbage" }
