@@ -20,5 +20,8 @@ extension JSONText: @unchecked Sendable {}
 @available(*, unavailable, message: "a proxy is valid only inside its update: discard it ('_ = root.setNewCounter(\"c\", .int(0))') or return a value read from it")
 extension JSONCounter: @unchecked Sendable {}
 
+@available(*, unavailable, message: "a proxy is valid only inside its update: discard it ('_ = root.setNewTree(\"content\")') or return a value read from it")
+extension JSONTree: @unchecked Sendable {}
+
 @available(*, unavailable, message: "a proxy is valid only inside its update: return a value read from it instead")
 extension Presence: @unchecked Sendable {}

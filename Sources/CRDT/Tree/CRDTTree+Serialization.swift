@@ -2,9 +2,12 @@
 /// yorkie-reference.md §2.9) prints them.
 ///
 /// - JSON is `JSON.stringify({type, children, attributes})`: `attributes` appears when the
-///   element has an attribute table, with the live values parsed back from their JSON and in
-///   the order their keys were first set (JS `Map` order). Go omits an empty table and prints
-///   the same order; we follow JS (`"attributes":{}` once every attribute was removed).
+///   element has at least one live attribute, with the values parsed back from their JSON and
+///   in the order their keys were first set (JS `Map` order). This is Go's rule; JS prints
+///   `"attributes":{}` for an element whose every attribute was removed, which depends on
+///   whether the removal tombstones were collected yet or the replica loaded a snapshot, so
+///   two replicas holding the same content print differently. We print what the content
+///   alone decides (see the Convergence article).
 /// - XML: `<type attrs>children</type>`, live attributes sorted by key; a string value prints
 ///   as `key="value"` (unescaped), any other as `key="<escaped JSON>"`; text verbatim. JS sorts
 ///   with `localeCompare`, Go with byte order; we sort by Unicode scalar order (equal to Go's,
@@ -58,7 +61,7 @@ extension CRDTTree {
       child = current.nextSibling
     }
     output += "]"
-    if let attributes = node.attributes {
+    if let attributes = node.attributes, attributes.entries.contains(where: { !$0.isRemoved }) {
       output += ",\"attributes\":{"
       var firstAttribute = true
       for entry in attributes.entries where !entry.isRemoved {

@@ -1,0 +1,262 @@
+@testable import CRDT
+import Foundation
+import Testing
+
+// # Fuzzing a Tree shared by several documents
+//
+// Three to five `Document`s (actors 000…001, 000…002, …) share one tree, `$.t`, which the
+// first creates as `<doc><p>ab</p><p>cd</p></doc>` and everyone receives. Each step is one of:
+//
+// - a local update on one replica making 1–3 random tree calls through the public API (insert
+//   text at an index, insert a paragraph by path, delete a range, split a paragraph, merge two
+//   paragraphs across their boundary, style or unstyle a paragraph), drawn from the mix the test
+//   names; a call that throws fails its update, which must leave the replica exactly as it was
+//   (JSON, snapshot bytes, pending changes);
+// - a delivery to one replica of some of another author's changes it lacks, in the author's
+//   order, sometimes with changes it already applied repeated (a repeat changes nothing), and
+//   sometimes out of causal order (refused with `changeNotReady`, changing nothing);
+// - a snapshot of a replica loaded into a fresh document, which must show the same JSON;
+// - at the end of every round, a full exchange in random order, after which every replica
+//   shows the same JSON and tree XML; then, now and then, garbage collection on every replica
+//   with the minimum of their vectors, which must leave them equal.
+//
+// After every step every replica's `checkInvariants()` is nil (the tree's index structure, its
+// registry and its GC pairs included). `CRDT_SEED=N` replays one seed; `CRDT_LONG_TESTS=k`
+// runs k times as many.
+
+/// The tree calls the fuzz draws from.
+enum TreeFuzzCall: CaseIterable, Sendable {
+  case insertText, insertParagraph, delete, split, merge, style, removeStyle
+}
+
+/// One replica's log of its own changes, and how many of each author's changes each replica applied.
+private final class TreeExchange {
+  var log: [[Change]]
+  var applied: [[Int]]
+
+  init(count: Int) {
+    log = Array(repeating: [], count: count)
+    applied = Array(repeating: Array(repeating: 0, count: count), count: count)
+  }
+}
+
+@Suite("Tree replicas fuzz")
+struct TreeReplicaFuzzTests {
+  /// `CRDT_TREE_TRACE=1` prints every call, delivery and resulting XML.
+  static let tracing = ProcessInfo.processInfo.environment["CRDT_TREE_TRACE"] != nil
+
+  /// The positions a random call needs, read from the tree inside the update.
+  private struct Shape {
+    /// For each root child that is an element: its start index and its text length (nil when it
+    /// does not hold only text).
+    var blocks: [(start: Int, textLength: Int?)] = []
+    var size = 0
+
+    init(_ tree: JSONTree) {
+      size = tree.size
+      guard case .element(_, _, let children) = tree.root else { return }
+      var index = 0
+      for child in children {
+        switch child {
+        case .text(let value):
+          index += value.utf16.count
+        case .element(_, _, let grandchildren):
+          var length: Int? = 0
+          var total = 0
+          for grandchild in grandchildren {
+            switch grandchild {
+            case .text(let value): total += value.utf16.count; length? += value.utf16.count
+            case .element: length = nil; total += TreeReplicaFuzzTests.size(of: grandchild)
+            }
+          }
+          blocks.append((index, length))
+          index += total + 2
+        }
+      }
+    }
+  }
+
+  static func size(of node: TreeNode) -> Int {
+    switch node {
+    case .text(let value): return value.utf16.count
+    case .element(_, _, let children): return 2 + children.reduce(0) { $0 + size(of: $1) }
+    }
+  }
+
+  /// Makes one random call on `tree`; throws what the call throws.
+  private static func call(_ kind: TreeFuzzCall, on tree: JSONTree, random: inout SeededRandom) throws {
+    let shape = Shape(tree)
+    let textBlock = shape.blocks.filter { $0.textLength != nil }.randomElement(using: &random)
+    switch kind {
+    case .insertText:
+      if let block = textBlock, Bool.random(using: &random) {
+        let offset = Int.random(in: 0...block.textLength!, using: &random)
+        try tree.edit(block.start + 1 + offset, block.start + 1 + offset, [.text(String("xyz".randomElement(using: &random)!))])
+      } else {
+        let index = Int.random(in: 0...shape.size, using: &random)
+        try tree.edit(index, index, [.text("w")])
+      }
+    case .insertParagraph:
+      let position = Int.random(in: 0...shape.blocks.count, using: &random)
+      try tree.editByPath([position], [position], [.element("p", children: [.text("n")])])
+    case .delete:
+      let from = Int.random(in: 0...shape.size, using: &random)
+      let to = Int.random(in: from...min(shape.size, from + 4), using: &random)
+      try tree.edit(from, to)
+    case .split:
+      guard let block = textBlock else { return }
+      let offset = Int.random(in: 0...block.textLength!, using: &random)
+      try tree.edit(block.start + 1 + offset, block.start + 1 + offset, splitLevel: 1)
+    case .merge:
+      guard shape.blocks.count >= 2 else { return }
+      let first = Int.random(in: 0..<(shape.blocks.count - 1), using: &random)
+      let end = shape.blocks[first + 1].start - 1
+      try tree.edit(end, end + 2)
+    case .style:
+      guard let block = shape.blocks.randomElement(using: &random) else { return }
+      try tree.style(block.start, block.start + 1, ["k": .integer(Int32.random(in: 0...9, using: &random))])
+    case .removeStyle:
+      guard let block = shape.blocks.randomElement(using: &random) else { return }
+      try tree.removeStyle(block.start, block.start + 1, keys: ["k"])
+    }
+  }
+
+  private static func state(_ doc: Document) async -> (json: String, snapshot: Data, pending: Int) {
+    (await doc.toJSON(), await doc.snapshot(), await doc.pendingChanges.count)
+  }
+
+  private static func checkInvariants(_ docs: [Document], _ context: @autoclosure () -> String) async {
+    for (index, doc) in docs.enumerated() {
+      if let problem = await doc.checkInvariants() {
+        Issue.record("\(context()): replica \(index): \(problem)")
+      }
+    }
+  }
+
+  /// Delivers author `a`'s next changes that replica `r` lacks (up to `count`), sometimes with a
+  /// repeat of one it has; returns whether anything new was applied.
+  private static func deliver(_ exchange: TreeExchange, to r: Int, from a: Int, count: Int, docs: [Document],
+                              random: inout SeededRandom, context: String) async throws -> Bool {
+    let start = exchange.applied[r][a]
+    let end = start + min(exchange.log[a].count - start, count)
+    guard start < end else { return false }
+    var batch = Array(exchange.log[a][start..<end])
+    if start > 0, Int.random(in: 0..<4, using: &random) == 0 {
+      batch.insert(exchange.log[a][Int.random(in: 0..<start, using: &random)], at: 0)
+    }
+    let before = await state(docs[r])
+    do {
+      try await docs[r].applyChanges(batch)
+      exchange.applied[r][a] = end
+      if tracing { print("  deliver \(a)→\(r) \(batch.map { "\($0.id.lamport)" }) ⇒ \(try await docs[r].tree(atPath: "$.t")?.xml ?? "")") }
+      return true
+    } catch let error as YorkieError where error.code == .changeNotReady {
+      // The author's changes depend on changes of others this replica lacks: refused whole.
+      let after = await state(docs[r])
+      #expect(after.json == before.json && after.snapshot == before.snapshot && after.pending == before.pending,
+              "\(context): a refused delivery changed replica \(r)")
+      return false
+    }
+  }
+
+  /// Delivers everything until every replica has every change, in random order.
+  private static func exchangeAll(_ exchange: TreeExchange, docs: [Document], random: inout SeededRandom, context: String) async throws {
+    var progress = true
+    while progress {
+      progress = false
+      for r in docs.indices.shuffled(using: &random) {
+        for a in docs.indices.shuffled(using: &random) where a != r {
+          if try await deliver(exchange, to: r, from: a, count: Int.max, docs: docs, random: &random, context: context) {
+            progress = true
+          }
+        }
+      }
+    }
+  }
+
+  private static func run(seed: UInt64, mix: [TreeFuzzCall], steps: Int = 60) async throws {
+    print("tree fuzz seed \(seed) mix \(mix)")
+    var random = SeededRandom(seed: seed)
+    let docs = try await makeReplicas(Int.random(in: 3...5, using: &random))
+    let exchange = TreeExchange(count: docs.count)
+    try await docs[0].update { root, _ in
+      _ = root.setNewTree("t", .element("doc", children: [.element("p", children: [.text("ab")]), .element("p", children: [.text("cd")])]))
+    }
+    exchange.log[0] = await docs[0].pendingChanges
+    try await exchangeAll(exchange, docs: docs, random: &random, context: "seed \(seed) setup")
+    var rounds = 0
+    for step in 0..<steps {
+      let context = "seed \(seed) step \(step)"
+      let r = Int.random(in: 0..<docs.count, using: &random)
+      switch Int.random(in: 0..<10, using: &random) {
+      case 0..<5:
+        let before = await state(docs[r])
+        let calls = (0..<Int.random(in: 1...3, using: &random)).map { _ in mix.randomElement(using: &random)! }
+        var callRandom = SeededRandom(seed: random.next())
+        do {
+          try await docs[r].update { root, _ in
+            guard let tree = root.tree("t") else { throw YorkieError(.elementNotFound, "no tree") }
+            for call in calls {
+              if tracing { print("  r\(r) \(call) on \(tree.xml)") }
+              try TreeReplicaFuzzTests.call(call, on: tree, random: &callRandom)
+            }
+          }
+          if tracing { print("  r\(r) ⇒ \(try await docs[r].tree(atPath: "$.t")?.xml ?? "")") }
+          let pending = await docs[r].pendingChanges
+          if pending.count > before.pending { exchange.log[r].append(pending.last!) }
+        } catch is YorkieError {
+          let after = await state(docs[r])
+          #expect(after.json == before.json && after.snapshot == before.snapshot && after.pending == before.pending,
+                  "\(context): a failed update changed replica \(r)")
+        }
+      case 5..<8:
+        let a = Int.random(in: 0..<docs.count, using: &random)
+        if a != r {
+          _ = try await deliver(exchange, to: r, from: a, count: Int.random(in: 1...3, using: &random), docs: docs,
+                                random: &random, context: context)
+        }
+      case 8:
+        let copy = Document(key: "doc")
+        try await copy.applyChangePack(ChangePack(key: "doc", checkpoint: .initial, changes: [], snapshot: await docs[r].snapshot()))
+        let copied = await copy.toJSON()
+        let original = await docs[r].toJSON()
+        #expect(copied == original, "\(context): a snapshot of replica \(r) shows another document:\n\(copied)\n\(original)")
+      default:
+        rounds += 1
+        try await exchangeAll(exchange, docs: docs, random: &random, context: context)
+        let json = await docs[0].toJSON()
+        for (index, doc) in docs.enumerated().dropFirst() {
+          let other = await doc.toJSON()
+          #expect(other == json, "\(context): replica \(index) diverges from replica 0:\n\(other)\n\(json)")
+        }
+        if tracing { print("  exchanged: \(json == (await docs.last!.toJSON()) ? "equal" : "DIVERGED")") }
+        if Bool.random(using: &random) {
+          var minimum = await docs[0].versionVector
+          for doc in docs.dropFirst() { minimum = minimum.minimum(with: await doc.versionVector) }
+          for doc in docs { _ = await doc.garbageCollect(minSyncedVersionVector: minimum) }
+          for (index, doc) in docs.enumerated() {
+            #expect(await doc.toJSON() == json, "\(context): garbage collection changed replica \(index)")
+          }
+        }
+      }
+      await checkInvariants(docs, context)
+    }
+    try await exchangeAll(exchange, docs: docs, random: &random, context: "seed \(seed) end")
+    let json = await docs[0].toJSON()
+    for (index, doc) in docs.enumerated().dropFirst() {
+      #expect(await doc.toJSON() == json, "seed \(seed) end: replica \(index) diverges from replica 0")
+    }
+    await checkInvariants(docs, "seed \(seed) end")
+    print("tree fuzz seed \(seed) done: \(docs.count) replicas, \(exchange.log.map(\.count)) changes, \(rounds) rounds, \(json.utf8.count) bytes")
+  }
+
+  @Test("replicas inserting text and paragraphs converge", arguments: SeededRandom.seeds(4, base: 31_000))
+  func inserts(seed: UInt64) async throws {
+    try await TreeReplicaFuzzTests.run(seed: seed, mix: [.insertText, .insertParagraph])
+  }
+
+  @Test("replicas inserting and styling converge", arguments: SeededRandom.seeds(4, base: 32_000))
+  func styles(seed: UInt64) async throws {
+    try await TreeReplicaFuzzTests.run(seed: seed, mix: [.insertText, .insertParagraph, .style, .removeStyle])
+  }
+}
