@@ -69,7 +69,7 @@ struct MalformedInputTests {
       _ = try ChangePack(shortActor)
       Issue.record("an 8-byte actor converted")
     } catch {
-      #expect(error.code == .invalidWireData)
+      #expect(error.code == .invalidActorID)
       #expect(error.field == "WireChangePack.changes[0].id.actorId", "\(error)")
     }
     // An INTEGER of 1 byte: the model's primitive decoder does not know the path; the
@@ -79,7 +79,7 @@ struct MalformedInputTests {
       _ = try ChangePack(shortInteger)
       Issue.record("a 1-byte INTEGER converted")
     } catch {
-      #expect(error.code == .invalidWireData)
+      #expect(error.code == .invalidValueEncoding)
       #expect(error.field == "WireChangePack.changes[0].operations[0].set.value", "\(error)")
       #expect(error.underlying is YorkieError)
     }

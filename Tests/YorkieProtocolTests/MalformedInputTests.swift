@@ -85,11 +85,11 @@ struct MalformedInputTests {
     let ticket = #"{"lamport":"1","delimiter":1,"actorId":"\#(actor)"}"#
     let cases: [(String, YorkieError.Code, String)] = [
       (#"{"changes":[{"operations":[]}]}"#, .invalidWireData, "changePack.changes[0].id: is required"),
-      (#"{"changes":[{"id":{"actorId":"AAAAAAAA"}}]}"#, .invalidWireData, "changes[0].id.actorId: an actor id has 6 bytes, not 12"),
+      (#"{"changes":[{"id":{"actorId":"AAAAAAAA"}}]}"#, .invalidActorID, "changes[0].id.actorId: an actor id has 6 bytes, not 12"),
       (#"{"changes":[{\#(id),"operations":[{"set":{"key":"k","executedAt":\#(ticket),"value":{"createdAt":\#(ticket),"type":"VALUE_TYPE_INTEGER","value":"AQ=="}}}]}]}"#,
        .invalidWireData, "changes[0].operations[0].set.parentCreatedAt: is required"),
       (#"{"changes":[{\#(id),"operations":[{"set":{"parentCreatedAt":\#(ticket),"key":"k","executedAt":\#(ticket),"value":{"createdAt":\#(ticket),"type":"VALUE_TYPE_INTEGER","value":"AQ=="}}}]}]}"#,
-       .invalidWireData, "set.value: a integer value needs 4 bytes, got 1"),
+       .invalidValueEncoding, "set.value: a integer value needs 4 bytes, got 1"),
       (#"{"changes":[{\#(id),"operations":[{"treeEdit":{}}]}]}"#, .invalidWireData, "operations[0].treeEdit.parentCreatedAt: is required"),
       (#"{"changes":[{\#(id),"presenceChange":{"type":"CHANGE_TYPE_DELETE"}}]}"#, .invalidWireData, "presenceChange.type: presence change type"),
       (#"{"versionVector":{"vector":{"xyz":"1"}}}"#, .invalidWireData, "changePack.versionVector.vector: key \"xyz\""),

@@ -44,14 +44,14 @@ struct TreeWireTests {
     return try PBJSONElementSimple(json: values[0], path: "value")
   }
 
-  /// The field of the error `body` throws, failing when it does not throw `invalidWireData`.
-  func refusedField(_ body: () throws -> Void) -> String? {
+  /// The field of the error `body` throws, failing when it does not throw `code`.
+  func refusedField(_ code: YorkieError.Code = .invalidWireData, _ body: () throws -> Void) -> String? {
     do {
       try body()
       Issue.record("accepted")
       return nil
     } catch let error as YorkieError {
-      #expect(error.code == .invalidWireData, "\(error)")
+      #expect(error.code == code, "\(error)")
       return error.field
     } catch {
       Issue.record("not a YorkieError: \(error)")
@@ -178,7 +178,7 @@ struct TreeWireTests {
       }
       w.ticket(2, created)
     }
-    #expect(refusedField { _ = try TreeCodec.decodeTree(jsonElementData: badActor) } == "tree.nodes[0].id")
+    #expect(refusedField(.invalidActorID) { _ = try TreeCodec.decodeTree(jsonElementData: badActor) } == "tree.nodes[0].id")
     var text = ProtoWriter()
     text.message(5) { $0.ticket(2, created) }
     #expect(refusedField { _ = try TreeCodec.decodeTree(jsonElementData: text.data) } == "tree")
@@ -280,17 +280,16 @@ struct TreeWireTests {
     return try PBOperation.TreeEdit(json: edits.filter { $0.0 == "08-attach-tree.json" }[1].1, path: "e")
   }
 
-  func editField(_ change: (inout PBOperation.TreeEdit) -> Void) throws -> String? {
+  func editField(code: YorkieError.Code = .invalidWireData, _ change: (inout PBOperation.TreeEdit) -> Void) throws -> String? {
     var edit = try insertElement()
     change(&edit)
-    return refusedField { _ = try edit.model("op.treeEdit") }
+    return refusedField(code) { _ = try edit.model("op.treeEdit") }
   }
 
   @Test func malformedTreeEditsAreRefusedNamingTheField() throws {
     let attribute = PBNodeAttr(value: "1", updatedAt: nil)
     let text = PBTreeNode(id: PBTreeNodeID(createdAt: WireTimeTicket(ticket(3, 5))), type: "text", value: "x", depth: 2)
     let cases: [(String, (inout PBOperation.TreeEdit) -> Void)] = [
-      ("op.treeEdit.splitLevel", { $0.splitLevel = -1 }),
       ("op.treeEdit.parentCreatedAt", { $0.parentCreatedAt = nil }),
       ("op.treeEdit.executedAt", { $0.executedAt = nil }),
       ("op.treeEdit.from", { $0.from = nil }),
@@ -309,7 +308,6 @@ struct TreeWireTests {
       ("op.treeEdit.contents[0].content[1].attributes[\"a\"].updatedAt", { $0.contents[0].content[1].attributes = ["a": attribute] }),
       ("op.treeEdit.contents[0].content", { $0.contents[0].content = [] }),
       ("op.treeEdit.contents[1].content[0].id", { $0.contents.append($0.contents[0]) }),
-      ("op.treeEdit.splitTickets[0].actorId", { $0.splitTickets = [WireTimeTicket(lamport: 1, delimiter: 0, actorID: Data([1]))] }),
       ("op.treeEdit.restoreMode", { $0.restoreMode = .restore }),
       ("op.treeEdit.restoreMode", { $0.restoreSpans = [PBTreeRestoreSpan(self.restoreSpan())] }),
       ("op.treeEdit.restoreSpans[0].id", {
@@ -341,6 +339,11 @@ struct TreeWireTests {
     for (field, change) in cases {
       #expect(try editField(change) == field, "case \(field)")
     }
+    // Yorkie's server answers these two with codes of their own (ErrInvalidSplitLevel,
+    // ErrInvalidActorID), so the model's errors carry distinct codes too.
+    #expect(try editField(code: .invalidSplitLevel) { $0.splitLevel = -1 } == "op.treeEdit.splitLevel")
+    #expect(try editField(code: .invalidActorID) { $0.splitTickets = [WireTimeTicket(lamport: 1, delimiter: 0, actorID: Data([1]))] }
+      == "op.treeEdit.splitTickets[0].actorId")
     // The unbroken edit is accepted, so each failure above is its own change's.
     _ = try insertElement().model("op.treeEdit")
   }
@@ -352,16 +355,16 @@ struct TreeWireTests {
   @Test func malformedTreeStylesAreRefusedNamingTheField() throws {
     let (_, styles) = try recordedOperations()
     let style = try PBOperation.TreeStyle(json: styles[0].1, path: "s")
-    let cases: [(String, (inout PBOperation.TreeStyle) -> Void)] = [
-      ("op.treeStyle.parentCreatedAt", { $0.parentCreatedAt = nil }),
-      ("op.treeStyle.executedAt.actorId", { $0.executedAt?.actorID = Data() }),
-      ("op.treeStyle.from.leftSiblingId", { $0.from?.leftSiblingID = nil }),
-      ("op.treeStyle.to", { $0.to = nil }),
+    let cases: [(String, YorkieError.Code, (inout PBOperation.TreeStyle) -> Void)] = [
+      ("op.treeStyle.parentCreatedAt", .invalidWireData, { $0.parentCreatedAt = nil }),
+      ("op.treeStyle.executedAt.actorId", .invalidActorID, { $0.executedAt?.actorID = Data() }),
+      ("op.treeStyle.from.leftSiblingId", .invalidWireData, { $0.from?.leftSiblingID = nil }),
+      ("op.treeStyle.to", .invalidWireData, { $0.to = nil }),
     ]
-    for (field, change) in cases {
+    for (field, code, change) in cases {
       var broken = style
       change(&broken)
-      #expect(refusedField { _ = try broken.model("op.treeStyle") } == field)
+      #expect(refusedField(code) { _ = try broken.model("op.treeStyle") } == field)
     }
     _ = try style.model("op.treeStyle")
   }

@@ -48,6 +48,11 @@ public struct YorkieError: Error, Sendable, CustomStringConvertible {
     public static let documentDetached = Code("documentDetached")
     /// Malformed input from the wire or a snapshot.
     public static let invalidWireData = Code("invalidWireData")
+    /// A primitive or counter value (from the wire or a snapshot) whose payload has the wrong
+    /// size for its type, such as an `INTEGER` of 1 byte. Otherwise like ``invalidWireData``;
+    /// a distinct code because Yorkie's server answers it differently (`internal`, where other
+    /// malformed changes are `invalid_argument`).
+    public static let invalidValueEncoding = Code("invalidValueEncoding")
     /// A restore edit (identity-preserving undo/redo) names a text insertion that its change
     /// had not seen: its actor is missing from the change's version vector, or the vector's
     /// lamport for that actor is smaller (Yorkie's `ErrUnknownRestoreIdentity`).

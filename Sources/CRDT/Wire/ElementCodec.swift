@@ -50,12 +50,14 @@ extension PrimitiveValue {
     }
   }
 
-  /// Decodes a payload. A payload of the wrong size is an error (Yorkie's server rejects it too).
+  /// Decodes a payload. A payload of the wrong size is an error (Yorkie's server rejects it too),
+  /// `invalidValueEncoding`; a string that is not UTF-8 or a type that is no primitive is
+  /// `invalidWireData`.
   package init(wireType: WireValueType, bytes: some Collection<UInt8>) throws {
     let bytes = Array(bytes)
     func fixed(_ count: Int) throws {
       guard bytes.count == count else {
-        throw YorkieError(.invalidWireData, "a \(wireType) value needs \(count) bytes, got \(bytes.count)")
+        throw YorkieError(.invalidValueEncoding, "a \(wireType) value needs \(count) bytes, got \(bytes.count)")
       }
     }
     switch wireType {

@@ -150,8 +150,9 @@ package struct ProtoReader {
 
   package var isAtEnd: Bool { position >= end }
 
-  package func error(_ what: String) -> YorkieError {
-    YorkieError(.invalidWireData, "\(context): \(what) at byte \(position)")
+  /// An error at the current position: `invalidWireData` unless `code` names a more precise one.
+  package func error(_ what: String, code: YorkieError.Code = .invalidWireData) -> YorkieError {
+    YorkieError(code, "\(context): \(what) at byte \(position)")
   }
 
   /// The next field's number and wire type, or nil at the end of the message.
@@ -230,10 +231,10 @@ package struct ProtoReader {
     return text
   }
 
-  /// A length-delimited field holding a 12-byte actor ID.
+  /// A length-delimited field holding a 12-byte actor ID (`invalidActorID` for another length).
   package mutating func actorID() throws -> ActorID {
     let count = try length()
-    guard count == 12 else { throw error("an actor id has \(count) bytes, not 12") }
+    guard count == 12 else { throw error("an actor id has \(count) bytes, not 12", code: .invalidActorID) }
     var high: UInt64 = 0
     var low: UInt32 = 0
     for i in 0..<8 { high = high << 8 | UInt64(base[position + i]) }

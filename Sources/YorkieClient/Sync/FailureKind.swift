@@ -46,6 +46,10 @@ enum FailureKind: Equatable {
         remedy: "this replica could not apply the server's changes (a failure here, not a refusal by the server): call reattach(_:) to attach the document afresh from the server (its last content and unsent edits are reported in a documentReset event), or detach it")
     case .invalidWireData, .invalidChangePack, .changeNotReady, .actorConflict:
       self = .fatal(remedy: "the server's answer could not be applied; this is a bug, please report it with the log")
+    case let code where error.connectCode == nil && Self.malformedDataCodes.contains(code):
+      // Malformed data in the server's answer with a more precise code than invalidWireData
+      // (the same codes with a Connect code are the server refusing this client's request).
+      self = .fatal(remedy: "the server's answer could not be applied; this is a bug, please report it with the log")
     default:
       switch error.connectCode {
       case .canceled?, .unknown?, .resourceExhausted?, .unavailable?, .deadlineExceeded?, .aborted?, .internal?:
@@ -57,6 +61,9 @@ enum FailureKind: Equatable {
       }
     }
   }
+
+  /// The codes that decoding gives malformed wire data besides `invalidWireData`.
+  private static let malformedDataCodes: Set<YorkieError.Code> = [.invalidActorID, .invalidValueEncoding, .invalidSplitLevel]
 
   /// The recovery that the stop notice of `error` offers, if any.
   static func recovery(for error: YorkieError) -> StopNotice.Recovery? {

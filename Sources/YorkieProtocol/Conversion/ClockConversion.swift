@@ -4,6 +4,12 @@ import Foundation
 // Clocks between the wire and the CRDT model. Decoding checks what the model relies on (12-byte
 // actors, required tickets) and names the field that was wrong; encoding cannot fail.
 
+/// An actor id of `count` bytes at `field`: `invalidActorID` (Yorkie's `ErrInvalidActorID`),
+/// not `invalidWireData`, since the server answers it with its own code.
+private func actorLengthError(_ field: String, count: Int) -> YorkieError {
+  YorkieError(.invalidActorID, "\(field): an actor id has \(count) bytes, not 12", field: field)
+}
+
 extension WireTimeTicket {
   /// The wire form of `ticket`.
   public init(_ ticket: TimeTicket) {
@@ -13,7 +19,7 @@ extension WireTimeTicket {
   /// The ticket; its actor must be 12 bytes.
   package func model(_ path: @autoclosure () -> String) throws(YorkieError) -> TimeTicket {
     guard actorID.count == 12, let actor = try? ActorID(bytes: actorID) else {
-      throw wireDataError(path() + ".actorId", "an actor id has \(actorID.count) bytes, not 12")
+      throw actorLengthError(path() + ".actorId", count: actorID.count)
     }
     return TimeTicket(lamport: lamport, delimiter: delimiter, actorID: actor)
   }
@@ -58,7 +64,7 @@ extension WireChangeID {
   /// The change ID.
   package func model(_ path: @autoclosure () -> String) throws(YorkieError) -> ChangeID {
     guard actorID.count == 12, let actor = try? ActorID(bytes: actorID) else {
-      throw wireDataError(path() + ".actorId", "an actor id has \(actorID.count) bytes, not 12")
+      throw actorLengthError(path() + ".actorId", count: actorID.count)
     }
     return ChangeID(clientSeq: clientSeq, serverSeq: serverSeq, lamport: lamport, actorID: actor,
                     versionVector: try versionVector?.model(path() + ".versionVector") ?? VersionVector())

@@ -165,7 +165,7 @@ extension PBOperation.TreeEdit {
   }
 
   /// The edit; `path` names this message (`….operations[0].treeEdit`). Required tickets and
-  /// positions, a split level of at least 0 (Yorkie's `ErrInvalidSplitLevel`), well-formed
+  /// positions, a split level of at least 0 (`invalidSplitLevel`, Yorkie's `ErrInvalidSplitLevel`), well-formed
   /// subtrees whose nodes appear once, and restore spans only with a restore mode (and the
   /// reverse). The deprecated `createdAtMapByActor` is ignored.
   package func model(_ path: @autoclosure () -> String) throws(YorkieError) -> TreeEditPayload {
@@ -173,7 +173,10 @@ extension PBOperation.TreeEdit {
     let from = try self.from.required(path() + ".from")
     let to = try self.to.required(path() + ".to")
     let executedAt = try self.executedAt.required(path() + ".executedAt")
-    guard splitLevel >= 0 else { throw wireDataError(path() + ".splitLevel", "must not be negative (\(splitLevel))") }
+    guard splitLevel >= 0 else {
+      let field = path() + ".splitLevel"
+      throw YorkieError(.invalidSplitLevel, "\(field): must not be negative (\(splitLevel))", field: field)
+    }
     if restoreMode != .unspecified || !restoreSpans.isEmpty || !retombstoneSpans.isEmpty {
       // As for text: Yorkie's server refuses spans without a mode and a mode without spans.
       guard restoreMode != .unspecified, !(restoreSpans.isEmpty && retombstoneSpans.isEmpty) else {

@@ -79,11 +79,12 @@ extension PBJSONElementSimple {
       }
     } catch {
       // The model's decoders (primitive payloads, binary elements) do not know where their
-      // input sits, so their errors get this value's path; errors raised here already name
-      // their field and pass through unchanged.
+      // input sits, so their errors get this value's path and keep their code
+      // (`invalidWireData`, `invalidValueEncoding`, `invalidActorID`); errors raised here
+      // already name their field and pass through unchanged.
       guard let error = error as? YorkieError else { throw wireDataError(path(), "\(error)") }
-      guard error.code == .invalidWireData, error.field == nil else { throw error }
-      throw YorkieError(.invalidWireData, "\(path()): \(error.message)", field: path(), underlying: error)
+      guard error.field == nil else { throw error }
+      throw YorkieError(error.code, "\(path()): \(error.message)", field: path(), underlying: error)
     }
   }
 }

@@ -12,7 +12,9 @@ import YorkieProtocol
 /// ```
 ///
 /// Changes are stored in Yorkie's protobuf JSON (what clients pull), ids as hex, snapshots as
-/// base64. A record the codec cannot read stops the start with the step's position.
+/// base64. A record the codec cannot read stops the start with the step's position. Members it
+/// does not know are skipped: journals of older builds carry an `"unmaterializable"` member in
+/// their `changes` records (from when the server could not read trees), which means nothing now.
 enum JournalCodec {
   /// The payload of one step.
   static func encode(_ records: [JournalRecord]) -> [UInt8] {
@@ -53,11 +55,10 @@ enum JournalCodec {
     case .documentRemoved(let id):
       w.string("t", "doc-")
       w.string("id", id.hex)
-    case .changesStored(let document, let changes, let unmaterializableReason):
+    case .changesStored(let document, let changes):
       w.string("t", "changes")
       w.string("doc", document.hex)
       w.repeated("changes", changes)
-      w.string("unmaterializable", unmaterializableReason ?? "")
     case .clientDocumentUpdated(let client, let document, let info, let vector):
       w.string("t", "view")
       w.string("client", client.hex)
@@ -101,8 +102,7 @@ enum JournalCodec {
     case "doc-":
       return .documentRemoved(id: try id("id"))
     case "changes":
-      let reason = try r.string("unmaterializable")
-      return .changesStored(document: try id("doc"), changes: try r.repeated("changes", WireChange.self), unmaterializableReason: reason.isEmpty ? nil : reason)
+      return .changesStored(document: try id("doc"), changes: try r.repeated("changes", WireChange.self))
     case "view":
       let statusText = try r.string("status")
       guard let status = AttachmentStatus(rawValue: statusText) else {

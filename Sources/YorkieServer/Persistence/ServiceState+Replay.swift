@@ -19,14 +19,14 @@ extension ServiceState {
     case .documentCreated(let id, let key, let project, let disablePresence):
       documents[id] = DocumentRecord(
         id: id, key: key, project: project, disablePresence: disablePresence, isRemoved: false, changes: [], versionVectors: [:],
-        snapshot: nil, unmaterializableReason: nil)
+        snapshot: nil)
       documentByKey[DocumentKeyPath(project: project, key: key)] = id
     case .documentRemoved(let id):
       guard let document = documents[id] else { throw broken("removal of unknown document \(id.hex)") }
       documents[id]!.isRemoved = true
       let path = DocumentKeyPath(project: document.project, key: document.key)
       if documentByKey[path] == id { documentByKey[path] = nil }
-    case .changesStored(let id, let changes, let reason):
+    case .changesStored(let id, let changes):
       guard documents[id] != nil else { throw broken("changes for unknown document \(id.hex)") }
       for change in changes {
         guard let changeID = change.id, let actor = ResourceID(bytes: changeID.actorID),
@@ -35,7 +35,6 @@ extension ServiceState {
         documents[id]!.changes.append(StoredChange(
           serverSeq: changeID.serverSeq, actor: actor, clientSeq: changeID.clientSeq, hasOperations: !change.operations.isEmpty, wire: change))
       }
-      if let reason { documents[id]!.unmaterializableReason = reason }
     case .clientDocumentUpdated(let client, let document, let info, let vector):
       guard clients[client] != nil, documents[document] != nil else { throw broken("view of unknown client or document") }
       clients[client]!.documents[document] = info

@@ -5,10 +5,9 @@ import YorkieProtocol
 /// Checks and re-encodes the changes a client pushes, before anything is stored.
 ///
 /// Every change goes through the `CRDT` model and back, as Yorkie's server decodes and re-encodes
-/// what it stores: a malformed change is refused as a whole (nothing of its request is stored),
-/// and what other clients pull is canonical. Operations the model does not know yet (Tree
-/// operations, deduplicating counters, undo restores) are kept as decoded; the document is then
-/// marked as one the server cannot materialize (snapshots fall back to changes).
+/// what it stores: a change the model cannot read is refused as a whole (nothing of its request is
+/// stored), and what other clients pull is canonical. So every stored change is one the model
+/// reads, and every document can be materialized (snapshots for clients far behind).
 enum ChangeIntake {
   /// A pushed change, checked.
   struct Checked {
@@ -16,8 +15,6 @@ enum ChangeIntake {
     var wire: WireChange
     /// Its author.
     var actor: ResourceID
-    /// Why the model could not read it (it is kept verbatim), or `nil`.
-    var unsupportedReason: String?
   }
 
   /// Checks `change` (at `path` of the request, for messages).
@@ -26,12 +23,9 @@ enum ChangeIntake {
       throw ServiceError(.invalidArgument, "\(path).id: a change needs its id", metadataCode: "ErrInvalidChangeID")
     }
     guard let actor = ResourceID(bytes: id.actorID) else { throw .invalidActorID(length: id.actorID.count) }
-    var unsupportedReason: String?
-    var wire = change
+    var wire: WireChange
     do {
       wire = WireChange(try change.model(path))
-    } catch where error.code == .unsupported {
-      unsupportedReason = error.message
     } catch {
       throw map(error)
     }
@@ -45,22 +39,24 @@ enum ChangeIntake {
       }
       wire.id = storedID
     }
-    return Checked(wire: wire, actor: actor, unsupportedReason: unsupportedReason)
+    return Checked(wire: wire, actor: actor)
   }
 
-  /// The service error for a change the model refused.
-  ///
-  /// The model reports every malformed input as `invalidWireData`; Yorkie tells two kinds apart,
-  /// so their messages (this package's own, pinned by `ServiceErrorTests`) pick the answer: an
-  /// actor of the wrong length is `ErrInvalidActorID`, a primitive payload of the wrong length is
-  /// `internal` without details (what Yorkie's decoder answers).
-  private static func map(_ error: YorkieError) -> ServiceError {
-    if error.code == .invalidActorID || error.message.contains("an actor id has") {
+  /// The service error for a change the model refused, by the error's code (yorkie-protocol.md
+  /// section 5.8): an actor of the wrong length is `ErrInvalidActorID`, a negative split level
+  /// `ErrInvalidSplitLevel`, a primitive payload of the wrong length `internal` without details
+  /// (what Yorkie's decoder answers), and anything else the model cannot read, `unsupported`
+  /// included, `ErrUnsupportedOperation`.
+  static func map(_ error: YorkieError) -> ServiceError {
+    switch error.code {
+    case .invalidActorID:
       return ServiceError(.invalidArgument, "\(error.message): invalid actor id", metadataCode: "ErrInvalidActorID")
-    }
-    if error.message.contains(" value needs ") {
+    case .invalidSplitLevel:
+      return ServiceError(.invalidArgument, "\(error.message): invalid split level", metadataCode: "ErrInvalidSplitLevel")
+    case .invalidValueEncoding:
       return ServiceError(.internal, error.message, metadataCode: nil)
+    default:
+      return ServiceError(.invalidArgument, error.message, metadataCode: "ErrUnsupportedOperation")
     }
-    return ServiceError(.invalidArgument, error.message, metadataCode: "ErrUnsupportedOperation")
   }
 }

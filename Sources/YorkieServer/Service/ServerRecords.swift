@@ -78,8 +78,6 @@ package struct DocumentRecord: Sendable {
   package var versionVectors: [ResourceID: [String: Int64]]
   /// The latest stored snapshot, if any.
   package var snapshot: StoredSnapshot?
-  /// Why the document cannot be materialized (it holds a Tree, …), or `nil`.
-  package var unmaterializableReason: String?
 
   /// The number of stored changes.
   package var serverSeq: Int64 { Int64(changes.count) }

@@ -15,8 +15,6 @@ package struct DocumentStepResult: Sendable {
   package var disableGCClient: ResourceID?
   /// The document's persisted `disablePresence` (attach answers it).
   package var disablePresence: Bool
-  /// Why changes were sent where a snapshot was due, if they were.
-  package var snapshotSkipped: String?
   /// What the outside must do.
   package var effects: ServiceEffects
 }
@@ -65,7 +63,7 @@ extension ServiceState {
       // A new document exists only once its first attach succeeded.
       var document = DocumentRecord(
         id: documentID, key: key, project: project, disablePresence: disablePresence, isRemoved: false, changes: [],
-        versionVectors: [:], snapshot: nil, unmaterializableReason: nil)
+        versionVectors: [:], snapshot: nil)
       outcome = try Self.pushPull(input, document: &document, before: before, settings: settings)
       documents[documentID] = document
       effects.journal.append(.documentCreated(id: documentID, key: key, project: project, disablePresence: disablePresence))
@@ -152,7 +150,7 @@ extension ServiceState {
     }
     return DocumentStepResult(
       document: document.id, pack: outcome.pack, snapshotJob: outcome.snapshotJob, disableGCClient: outcome.disableGCClient,
-      disablePresence: document.disablePresence, snapshotSkipped: outcome.snapshotSkipped, effects: effects)
+      disablePresence: document.disablePresence, effects: effects)
   }
 
   /// A fresh id not used by any document.

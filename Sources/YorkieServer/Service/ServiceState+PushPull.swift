@@ -51,8 +51,6 @@ struct PushPullOutcome {
   var versionVectorChange: VersionVectorRowChange
   /// Whether anything was stored or the document was removed (watchers hear of it).
   var changedDocument: Bool
-  /// Why changes were sent where a snapshot was due (the document cannot be materialized).
-  var snapshotSkipped: String?
   /// The effects (journal, snapshots due).
   var effects: ServiceEffects
 }
@@ -101,9 +99,6 @@ extension ServiceState {
     if let last = pushedSeqs.last { clientSeqAfterPush = max(clientSeqAfterPush, last) }
     var changedDocument = false
     if pushes {
-      if document.unmaterializableReason == nil, let reason = pushables.lazy.compactMap(\.unsupportedReason).first {
-        document.unmaterializableReason = reason
-      }
       effects.append(ServiceState.store(pushables.map(\.wire), in: &document, settings: settings))
       if input.pack.isRemoved && !document.isRemoved {
         document.isRemoved = true
@@ -114,16 +109,14 @@ extension ServiceState {
     // 3. Pull.
     var pack = WireChangePack(documentKey: input.pack.documentKey)
     var snapshotJob: SnapshotJob?
-    var snapshotSkipped: String?
     if input.pushOnly {
       pack.checkpoint = WireCheckpoint(serverSeq: requested, clientSeq: clientSeqAfterPush)
     } else {
       pack.checkpoint = WireCheckpoint(serverSeq: document.serverSeq, clientSeq: clientSeqAfterPush)
-      if initialSeq - requested >= settings.snapshotThreshold, document.unmaterializableReason == nil {
+      if initialSeq - requested >= settings.snapshotThreshold {
         // The pushed changes are stored by now: the job is the history through them.
         snapshotJob = ServiceState.makeSnapshotJob(document, through: document.serverSeq)
       } else {
-        if initialSeq - requested >= settings.snapshotThreshold { snapshotSkipped = document.unmaterializableReason }
         pack.changes = pulledChanges(document, after: requested, through: initialSeq, client: input.client, ownThrough: clientSeqAfterPush)
       }
     }
@@ -172,7 +165,7 @@ extension ServiceState {
     }
     return PushPullOutcome(
       pack: pack, snapshotJob: snapshotJob, disableGCClient: disableGCClient, info: info, versionVectorChange: rowChange,
-      changedDocument: changedDocument, snapshotSkipped: snapshotSkipped, effects: effects)
+      changedDocument: changedDocument, effects: effects)
   }
 
   /// The stored changes in `(after, through]`, without the client's own changes up to

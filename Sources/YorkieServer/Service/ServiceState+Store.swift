@@ -20,9 +20,9 @@ extension ServiceState {
         hasOperations: !change.operations.isEmpty, wire: change))
       stored.append(change)
     }
-    effects.journal.append(.changesStored(document: document.id, changes: stored, unmaterializableReason: document.unmaterializableReason))
+    effects.journal.append(.changesStored(document: document.id, changes: stored))
     let lastSnapshot = document.snapshot?.serverSeq ?? 0
-    if document.serverSeq - lastSnapshot >= settings.snapshotInterval, document.unmaterializableReason == nil {
+    if document.serverSeq - lastSnapshot >= settings.snapshotInterval {
       effects.snapshotsDue.append(document.id)
     }
     return effects

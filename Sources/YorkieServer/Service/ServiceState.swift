@@ -118,9 +118,8 @@ package enum JournalRecord: Sendable {
   case documentCreated(id: ResourceID, key: String, project: String, disablePresence: Bool)
   /// A document was removed.
   case documentRemoved(id: ResourceID)
-  /// Changes were stored (their serverSeqs continue the document's); the reason the document
-  /// cannot be materialized, if it cannot.
-  case changesStored(document: ResourceID, changes: [WireChange], unmaterializableReason: String?)
+  /// Changes were stored (their serverSeqs continue the document's).
+  case changesStored(document: ResourceID, changes: [WireChange])
   /// A client's view of a document changed, and with it perhaps its version-vector row.
   case clientDocumentUpdated(client: ResourceID, document: ResourceID, info: ClientDocumentInfo, versionVector: VersionVectorRowChange)
   /// A snapshot was stored.

@@ -30,8 +30,6 @@ package final class YorkieService: Sendable {
   /// the interval asks for one until it is stored; without this, a busy document queued a
   /// full rebuild per push and starved every request behind them).
   private let snapshotsUnderway = Locked<Set<ResourceID>>([])
-  /// The documents whose lack of a snapshot was already logged as a warning.
-  private let unmaterializableLogged = Locked<Set<ResourceID>>([])
   /// The last materialized state of recently built documents, where snapshot builds start.
   package let materialized: MaterializedDocuments
   /// How many snapshot builds started from a materialized document (for tests and logs).
@@ -123,7 +121,7 @@ package final class YorkieService: Sendable {
   /// Builds and stores a snapshot of `documentID` at its current serverSeq, in the background.
   func storeSnapshot(of documentID: ResourceID) {
     let job: SnapshotJob? = state.withLock { state in
-      guard let document = state.documents[documentID], document.unmaterializableReason == nil else { return nil }
+      guard let document = state.documents[documentID] else { return nil }
       var job = ServiceState.makeSnapshotJob(document, through: document.serverSeq)
       // Garbage every attached client has seen goes, so that stored snapshots stay the size of
       // the document rather than of its history.
@@ -165,14 +163,9 @@ package final class YorkieService: Sendable {
     }
   }
 
-  /// Fills the snapshot of a document step's pack, or falls back to changes when the document
-  /// cannot be materialized.
+  /// Fills the snapshot of a document step's pack, or falls back to changes when building it
+  /// fails (a stored history the model cannot apply: a bug, logged as a warning).
   func completeSnapshot(_ result: DocumentStepResult, client: ResourceID, since serverSeq: Int64) async -> WireChangePack {
-    if let reason = result.snapshotSkipped {
-      let first = unmaterializableLogged.withLock { $0.insert(result.document).inserted }
-      let line = "document \(result.document.hex) cannot be materialized by this server (\(reason)); clients far behind get changes instead of a snapshot"
-      if first { log.warning(line) } else { log.debug(line) }
-    }
     guard let job = result.snapshotJob else { return result.pack }
     var pack = result.pack
     do throws(ServiceError) {

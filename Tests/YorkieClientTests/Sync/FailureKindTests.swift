@@ -60,4 +60,14 @@ struct FailureKindTests {
       #expect(remedy.contains("attach a new Document"))
     }
   }
+
+  @Test("malformed data in an answer is a bug to report whatever its precise code; the same code from the server is a refusal")
+  func malformedAnswers() {
+    let bug = FailureKind.fatal(remedy: "the server's answer could not be applied; this is a bug, please report it with the log")
+    for code: YorkieError.Code in [.invalidWireData, .invalidActorID, .invalidValueEncoding, .invalidSplitLevel] {
+      #expect(FailureKind(YorkieError(code, "changePack.changes[0]: bad")) == bug, "\(code)")
+    }
+    let refused = FailureKind(Self.answer(.invalidArgument, "ErrInvalidActorID"))
+    #expect(refused == .fatal(remedy: "the server refused the request (invalidActorID): it will not succeed by retrying"))
+  }
 }

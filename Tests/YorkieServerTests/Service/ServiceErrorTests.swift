@@ -29,6 +29,7 @@ struct ServiceErrorTests {
       let (c, d) = (a.clientID, a.documentID)
       let actor = Data(try ActorID(hex: c).bytes).base64EncodedString()
       let pack = #""changePack":{"documentKey":"doc-errors","checkpoint":{"serverSeq":"1","clientSeq":1}}"#
+      let ticket = #"{"lamport":"1","delimiter":1,"actorId":"\#(actor)"}"#
       let cases: [Case] = [
         Case(name: "bad key", method: "AttachDocument", body: #"{"clientId":"\#(c)","changePack":{"documentKey":"a b!","checkpoint":{}}}"#, status: 400, code: "invalid_argument", metadata: "ErrInvalidKey"),
         Case(name: "short key", method: "AttachDocument", body: #"{"clientId":"\#(c)","changePack":{"documentKey":"abc","checkpoint":{}}}"#, status: 400, code: "invalid_argument", metadata: "ErrInvalidKey"),
@@ -50,6 +51,8 @@ struct ServiceErrorTests {
         Case(name: "8-byte actor", method: "PushPullChanges", body: #"{"clientId":"\#(c)","documentId":"\#(d)","changePack":{"documentKey":"doc-errors","checkpoint":{"serverSeq":"1","clientSeq":2},"changes":[{"id":{"clientSeq":2,"lamport":"1","actorId":"AAAAAAAAAAA="},"presenceChange":{"type":"CHANGE_TYPE_CLEAR"}}]}}"#, status: 400, code: "invalid_argument", metadata: "ErrInvalidActorID"),
         Case(name: "unknown enum name", method: "PushPullChanges", body: #"{"clientId":"\#(c)","documentId":"\#(d)","changePack":{"documentKey":"doc-errors","checkpoint":{"serverSeq":"1","clientSeq":2},"changes":[{"id":{"clientSeq":2,"lamport":"1","actorId":"\#(actor)","versionVector":{"vector":{"\#(actor)":"1"}}},"operations":[{"set":{"parentCreatedAt":{"actorId":"AAAAAAAAAAAAAAAA"},"key":"x","value":{"createdAt":{"lamport":"1","delimiter":1,"actorId":"\#(actor)"},"type":"VALUE_TYPE_BOGUS","value":"eA=="},"executedAt":{"lamport":"1","delimiter":1,"actorId":"\#(actor)"}}}]}]}}"#, status: 400, code: "invalid_argument", metadata: nil),
         Case(name: "short integer payload", method: "PushPullChanges", body: #"{"clientId":"\#(c)","documentId":"\#(d)","changePack":{"documentKey":"doc-errors","checkpoint":{"serverSeq":"1","clientSeq":2},"changes":[{"id":{"clientSeq":2,"lamport":"1","actorId":"\#(actor)","versionVector":{"vector":{"\#(actor)":"1"}}},"operations":[{"set":{"parentCreatedAt":{"actorId":"AAAAAAAAAAAAAAAA"},"key":"x","value":{"createdAt":{"lamport":"1","delimiter":1,"actorId":"\#(actor)"},"type":"VALUE_TYPE_INTEGER","value":"AQ=="},"executedAt":{"lamport":"1","delimiter":1,"actorId":"\#(actor)"}}}]}]}}"#, status: 500, code: "internal", metadata: nil),
+        Case(name: "8-byte actor in a ticket", method: "PushPullChanges", body: #"{"clientId":"\#(c)","documentId":"\#(d)","changePack":{"documentKey":"doc-errors","checkpoint":{"serverSeq":"1","clientSeq":2},"changes":[{"id":{"clientSeq":2,"lamport":"1","actorId":"\#(actor)","versionVector":{"vector":{"\#(actor)":"1"}}},"operations":[{"set":{"parentCreatedAt":{"actorId":"AAAAAAAAAAAAAAAA"},"key":"x","value":{"createdAt":{"lamport":"1","delimiter":1,"actorId":"\#(actor)"},"type":"VALUE_TYPE_NULL"},"executedAt":{"lamport":"1","delimiter":1,"actorId":"AAAAAAAAAAA="}}}]}]}}"#, status: 400, code: "invalid_argument", metadata: "ErrInvalidActorID"),
+        Case(name: "negative split level", method: "PushPullChanges", body: #"{"clientId":"\#(c)","documentId":"\#(d)","changePack":{"documentKey":"doc-errors","checkpoint":{"serverSeq":"1","clientSeq":2},"changes":[{"id":{"clientSeq":2,"lamport":"1","actorId":"\#(actor)","versionVector":{"vector":{"\#(actor)":"1"}}},"operations":[{"treeEdit":{"parentCreatedAt":\#(ticket),"from":{"parentId":{"createdAt":\#(ticket)},"leftSiblingId":{"createdAt":\#(ticket)}},"to":{"parentId":{"createdAt":\#(ticket)},"leftSiblingId":{"createdAt":\#(ticket)}},"executedAt":\#(ticket),"splitLevel":-1}}]}]}}"#, status: 400, code: "invalid_argument", metadata: "ErrInvalidSplitLevel"),
         Case(name: "bad channel key", method: "AttachChannel", body: #"{"clientId":"\#(c)","channelKey":"bad..key"}"#, status: 400, code: "invalid_argument", metadata: "ErrInvalidChannelKey"),
         Case(name: "unknown session", method: "DetachChannel", body: #"{"clientId":"\#(c)","channelKey":"room","sessionId":"0123456789abcdef01234567"}"#, status: 404, code: "not_found", metadata: "ErrSessionNotFound"),
         Case(name: "deactivated client", method: "AttachDocument", body: #"{"clientId":"\#(gone)","changePack":{"documentKey":"doc-errors","checkpoint":{}}}"#, status: 400, code: "failed_precondition", metadata: "ErrClientNotActivated"),
@@ -72,6 +75,24 @@ struct ServiceErrorTests {
       let fresh = try await HTTPReplica(url: url, key: "doc-errors")
       try await fresh.attach()
       #expect(await fresh.document.toJSON() == "{}")
+    }
+  }
+
+  @Test("a change the model refuses is answered by its error's code, never its message")
+  func intakeMapsByCode() {
+    // Messages that once picked the answer now pick nothing; codes do.
+    let cases: [(YorkieError, ConnectCode, String?)] = [
+      (YorkieError(.invalidActorID, "x"), .invalidArgument, "ErrInvalidActorID"),
+      (YorkieError(.invalidSplitLevel, "x"), .invalidArgument, "ErrInvalidSplitLevel"),
+      (YorkieError(.invalidValueEncoding, "x"), .internal, nil),
+      (YorkieError(.unsupported, "x"), .invalidArgument, "ErrUnsupportedOperation"),
+      (YorkieError(.invalidWireData, "ticket: an actor id has 8 bytes, not 12"), .invalidArgument, "ErrUnsupportedOperation"),
+      (YorkieError(.invalidWireData, "a integer value needs 4 bytes, got 1"), .invalidArgument, "ErrUnsupportedOperation"),
+    ]
+    for (error, code, metadata) in cases {
+      let answer = ChangeIntake.map(error)
+      #expect(answer.code == code, "\(error)")
+      #expect(answer.metadataCode == metadata, "\(error)")
     }
   }
 
