@@ -157,19 +157,18 @@ struct RecordedTrafficTests {
     }
   }
 
-  @Test("a Tree in a pulled pack is refused as unsupported, naming the field")
-  func treesAreUnsupported() throws {
+  @Test("a Tree in a pulled pack converts and shows what the Yorkie server's replica showed")
+  func treesConvert() async throws {
     let scenario = try RecordedScenario.named("08-attach-tree.json")
     let attach = try #require(scenario.exchanges.first { $0.rpc == "AttachDocument" && $0.status == 200 })
     let body = try #require(attach.response)
     let wire = try #require(try AttachDocumentResponse(json: body).changePack)
-    do {
-      _ = try ChangePack(wire)
-      Issue.record("a Tree converted")
-    } catch {
-      #expect(error.code == .unsupported)
-      #expect(error.field?.hasPrefix("WireChangePack.changes[") == true, "\(error)")
-    }
+    let pack = try ChangePack(wire)
+    let doc = Document(key: pack.key)
+    try await doc.applyChangePack(pack)
+    let tree = try #require(try await doc.tree(atPath: "$.doc"))
+    #expect(tree.xml == #"<root><h1>Title</h1><p align="center">ll</p><p align="center">o!World</p></root>"#)
+    #expect(tree.size == 20)  // <h1> 2 + 5, <p> 2 + 2, <p> 2 + 7
   }
 }
 
