@@ -97,6 +97,17 @@ struct JSONTreeInvalidInputTests {
     #expect(try await treeXML(doc) == "<doc><p>Yab</p><p>cd</p></doc>")
   }
 
+  @Test("a position from another document's tree is treeNodeNotFound")
+  func foreignPosition() async throws {
+    let other = Document(key: "other")
+    try await other.setActor(actor(9))
+    try await other.update { root, _ in _ = root.setNewTree("t", docWithAB) }
+    let foreign = try await other.update { root, _ in try #require(root.tree("t")).indexRangeToPosRange((1, 2)) }
+    let doc = try await document()
+    try await expectTreeRejected(doc, .treeNodeNotFound) { _ = try $0.posRangeToIndexRange(foreign) }
+    try await expectTreeRejected(doc, .treeNodeNotFound) { _ = try $0.posRangeToPathRange(foreign) }
+  }
+
   @Test("setNewTree with a text root or an empty text fails the update with invalidTreeContent")
   func badInitialTrees() async throws {
     for initial: TreeNode in [.text("x"), .element("doc", children: [.element("p", children: [.text("")])])] {
