@@ -55,3 +55,21 @@ func readmeSyncByHand() async throws {
   #expect(await alice.presence(of: await bob.actorID) == ["name": "Bob", "cursor": 1])
   #expect(await alice.hasLocalChanges == false)
 }
+
+/// The README's tree example ("Block and rich-text documents: trees"), line for line.
+@Test("the README's tree example prints what the README says")
+func readmeTree() async throws {
+  let doc = Document(key: "outline")
+  try await doc.update { root, _ in
+    let tree = root.setNewTree("content", .element("doc", children: [
+      .element("p", children: [.text("Hello world")]),
+    ]))
+    try tree.edit(7, 7, splitLevel: 1)                 // Enter after "Hello "
+    try tree.edit(9, 10, [.text("W")])                 // "world" becomes "World"
+    try tree.style(0, 1, ["bold": true])               // the first paragraph
+  }
+  let content = try await doc.tree(atPath: "$.content")
+  #expect(content?.xml ?? "" == #"<doc><p bold="true">Hello </p><p>World</p></doc>"#)
+  #expect(content?.size ?? 0 == 15)
+  #expect(await doc.toJSON() == #"{"content":{"type":"doc","children":[{"type":"p","children":[{"type":"text","value":"Hello "}],"attributes":{"bold":true}},{"type":"p","children":[{"type":"text","value":"W"},{"type":"text","value":"orld"}]}]}}"#)
+}
