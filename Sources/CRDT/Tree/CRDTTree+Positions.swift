@@ -203,13 +203,15 @@ extension CRDTTree {
 
     /// The index of the place.
     func index(in tree: CRDTTree) -> Int {
-      if let splitOffset { return tree.index(of: LocalPos(node: left, offset: splitOffset)) }
+      // Inside a removed piece there is no offset to count (it takes no room): the place is
+      // where the piece sits, as Yorkie's `toTreePos` gives it.
+      if let splitOffset, !left.isRemoved { return tree.index(of: LocalPos(node: left, offset: splitOffset)) }
       return tree.toIndex(parent: parent, left: left)
     }
 
     /// The path of the place.
     func path(in tree: CRDTTree) -> [Int] {
-      if let splitOffset { return tree.path(of: LocalPos(node: left, offset: splitOffset)) }
+      if let splitOffset, !left.isRemoved { return tree.path(of: LocalPos(node: left, offset: splitOffset)) }
       return tree.toPath(parent: parent, left: left)
     }
   }

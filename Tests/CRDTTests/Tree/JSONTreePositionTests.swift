@@ -101,10 +101,8 @@ struct JSONTreePositionTests {
     #expect(try await treeXML(a) == "<doc><p>ab</p><p></p></doc>")
     let resolved = try await a.update { root, _ in try #require(root.tree("t")).posRangeToIndexRange(caret) }
     // Yorkie resolves a left sibling that was removed to the live nodes before it: index 5,
-    // inside the emptied paragraph. Here the offset inside the removed text still counts.
-    withKnownIssue("CRDTTree.Resolved.index counts an offset inside a removed text piece (see positionInRemovedTextPiece)") {
-      #expect([resolved.0, resolved.1] == [5, 5] as [Int])
-    }
+    // inside the emptied paragraph (an offset inside removed text takes no room).
+    #expect([resolved.0, resolved.1] == [5, 5] as [Int])
   }
 
   @Test("a position inside a text piece removed later resolves before the removed piece",
@@ -117,9 +115,7 @@ struct JSONTreePositionTests {
     let position = try await doc.update { root, _ in try #require(root.tree("t")).indexRangeToPosRange((caret, caret)).0 }
     try await doc.update { root, _ in try root.tree("t")?.edit(deleteFrom, deleteTo) }
     let resolved = try await doc.update { root, _ in try #require(root.tree("t")).posRangeToIndexRange((position, position)).0 }
-    withKnownIssue("CRDTTree.Resolved.index counts an offset inside a removed text piece: \(resolved)") {
-      #expect(resolved == expected)
-    }
+    #expect(resolved == expected)
   }
 
   @Test("a TreePosition encodes as the JS SDK's CRDTTreePosStruct and decodes back")
