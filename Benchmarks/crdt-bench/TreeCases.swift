@@ -29,11 +29,18 @@ func wideTree(_ paragraphs: Int) -> TreeNode {
   .element("r", children: Array(repeating: .element("p", children: [.text("a")]), count: paragraphs))
 }
 
+/// The process's CPU seconds over a measured region (see ``processCPUSeconds()``): on the shared
+/// machine the wall-clock `seconds` include waiting for a core, this does not.
+func cpuField(since start: Double) -> Field {
+  Field("cpu_seconds", .double(rounded(processCPUSeconds() - start)))
+}
+
 extension Document {
   /// Yorkie `tree N`: one update that creates the tree and inserts the text "a" at indexes
   /// 1 … N (each edit a text node of its own, after the previous one).
-  func benchTreeType(count: Int) throws -> Measured {
+  func benchTreeType(count: Int) throws -> (Measured, cpu: Field) {
     var deciles = Deciles(total: count)
+    let cpuStart = processCPUSeconds()
     let start = benchClock.now
     try update { root, _ in
       let tree = root.setNewTree("t", paragraphTree)
@@ -43,7 +50,7 @@ extension Document {
       }
       deciles.tick(count)
     }
-    return Measured(seconds: (benchClock.now - start).seconds, deciles: deciles)
+    return (Measured(seconds: (benchClock.now - start).seconds, deciles: deciles), cpuField(since: cpuStart))
   }
 
   /// The tree "t" as XML ("" when there is none).
@@ -59,12 +66,12 @@ func treeCase(_ n: Int) -> BenchCase {
     return {
       await guarded {
         let doc = Document(key: "d1")
-        let measured = try await doc.benchTreeType(count: n)
+        let (measured, cpu) = try await doc.benchTreeType(count: n)
         var checks = Checks()
         let xml = await doc.treeXML()
         checks.expect(xml == expected, "tree XML differs: " + firstDifference(xml, expected))
         await checkInvariants(of: doc, &checks)
-        return checks.trial(measured.seconds, decileFields(measured), windows: measured.windows)
+        return checks.trial(measured.seconds, [cpu] + decileFields(measured), windows: measured.windows)
       }
     }
   }
@@ -79,6 +86,7 @@ func treeReplaceGCCase(name: String, _ n: Int, summary: String,
     {
       await guarded {
         let doc = Document(key: "d1")
+        let cpuStart = processCPUSeconds()
         let start = benchClock.now
         try await doc.update { root, _ in try fill(root.setNewTree("t", paragraphTree)) }
         try await doc.update { root, _ in
@@ -88,6 +96,7 @@ func treeReplaceGCCase(name: String, _ n: Int, summary: String,
         let garbage = await doc.garbageLength
         let purged = await doc.garbageCollect(minSyncedVersionVector: VersionVector([.initial: .max]))
         let seconds = (benchClock.now - start).seconds
+        let cpu = cpuField(since: cpuStart)
         var checks = Checks()
         checks.expect(garbage == n, "garbageLength \(garbage), Yorkie expects \(n)")
         checks.expect(purged == n, "garbageCollect returned \(purged), Yorkie expects \(n)")
@@ -95,7 +104,7 @@ func treeReplaceGCCase(name: String, _ n: Int, summary: String,
         let xml = await doc.treeXML()
         checks.expect(xml == paragraphXML("b", n), "tree differs: " + firstDifference(xml, paragraphXML("b", n)))
         await checkInvariants(of: doc, &checks)
-        return checks.trial(seconds, [Field("purged", .int(purged))])
+        return checks.trial(seconds, [cpu, Field("purged", .int(purged))])
       }
     }
   }
@@ -143,9 +152,11 @@ func treeRemoteTrial(_ recorded: (setup: [Change], edits: [Change], xml: String)
     let doc = Document(key: "tree")
     try await doc.setActor(try ActorID(hex: "000000000000000000000002"))
     try await doc.applyChangePack(ChangePack(key: "tree", checkpoint: .initial, changes: recorded.setup))
+    let cpuStart = processCPUSeconds()
     let start = benchClock.now
     try await doc.applyChangePack(ChangePack(key: "tree", checkpoint: .initial, changes: recorded.edits))
     let seconds = (benchClock.now - start).seconds
+    let cpu = cpuField(since: cpuStart)
     var checks = Checks()
     checks.expect(recorded.xml == expectedXML, "the source's tree differs: " + firstDifference(recorded.xml, expectedXML))
     let xml = await doc.treeXML()
@@ -153,7 +164,7 @@ func treeRemoteTrial(_ recorded: (setup: [Change], edits: [Change], xml: String)
     let garbage = await doc.garbageLength
     checks.expect(garbage == expectedGarbage, "garbageLength \(garbage), expected \(expectedGarbage)")
     await checkInvariants(of: doc, &checks)
-    return checks.trial(seconds, [Field("changes", .int(recorded.edits.count)), Field("garbage", .int(garbage))])
+    return checks.trial(seconds, [cpu, Field("changes", .int(recorded.edits.count)), Field("garbage", .int(garbage))])
   }
 }
 
@@ -200,16 +211,18 @@ func treeSnapshotCase(_ n: Int) -> BenchCase {
         let target = Document(key: "tree")
         let pack = ChangePack(key: "tree", checkpoint: Checkpoint(serverSeq: 1, clientSeq: 0), changes: [],
                               versionVector: source.versionVector, snapshot: source.data)
+        let cpuStart = processCPUSeconds()
         let start = benchClock.now
         try await target.applyChangePack(pack)
         let seconds = (benchClock.now - start).seconds
+        let cpu = cpuField(since: cpuStart)
         var checks = Checks()
         checks.expect(source.xml == expectedXML, "the source's tree differs: " + firstDifference(source.xml, expectedXML))
         let xml = await target.treeXML()
         checks.expect(xml == expectedXML, "the loaded tree differs: " + firstDifference(xml, expectedXML))
         checks.expect(await target.snapshot() == source.data, "re-encoding the loaded document gives other bytes")
         await checkInvariants(of: target, &checks)
-        return checks.trial(seconds, [Field("bytes", .int(source.data.count))])
+        return checks.trial(seconds, [cpu, Field("bytes", .int(source.data.count))])
       }
     }
   }
@@ -239,13 +252,15 @@ func treeToWireCase(_ paragraphs: Int) -> BenchCase {
             summary: "convert a tree of \(grouped(paragraphs)) paragraphs to its wire node list") {
     let built = builtWideTree(paragraphs)
     return {
+      let cpuStart = processCPUSeconds()
       let start = benchClock.now
       let wire = PBTreeNodes(built.tree.toRecords())
       let seconds = (benchClock.now - start).seconds
+      let cpu = cpuField(since: cpuStart)
       var checks = Checks()
       checks.expect(wire.content.count == 2 * paragraphs + 1, "\(wire.content.count) wire nodes, expected \(2 * paragraphs + 1)")
       checks.expect(wire.content.last?.type == "r" && wire.content.last?.depth == 0, "the list does not end with the root")
-      return checks.trial(seconds, [Field("nodes", .int(wire.content.count))])
+      return checks.trial(seconds, [cpu, Field("nodes", .int(wire.content.count))])
     }
   }
 }
@@ -260,17 +275,19 @@ func treeFromWireCase(_ paragraphs: Int) -> BenchCase {
     return {
       await guarded {
         let tree = built.tree
+        let cpuStart = processCPUSeconds()
         let start = benchClock.now
         let wire = PBTreeNodes(tree.toRecords())
         var seen = Set<TreeNodeID>()
         let records = try wire.model("nodes", seen: &seen)
         let decoded = try CRDTTree(records: records, createdAt: tree.createdAt)
         let seconds = (benchClock.now - start).seconds
+        let cpu = cpuField(since: cpuStart)
         var checks = Checks()
         checks.expect(decoded.toXML() == expectedXML, "the decoded tree differs: " + firstDifference(decoded.toXML(), expectedXML))
         checks.expect(decoded.toRecords() == records, "the decoded tree's records differ from the wire's")
         if let problem = decoded.checkInvariants() { checks.expect(false, "invariants: \(problem)") }
-        return checks.trial(seconds, [Field("nodes", .int(records.count))])
+        return checks.trial(seconds, [cpu, Field("nodes", .int(records.count))])
       }
     }
   }
