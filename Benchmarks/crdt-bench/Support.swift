@@ -44,6 +44,16 @@ extension Duration {
   }
 }
 
+/// CPU seconds this process has used, every thread together (`CLOCK_PROCESS_CPUTIME_ID`). Read
+/// around a measured region whose work runs on one thread, it gives that work's CPU time apart
+/// from the time spent waiting for a core: the figure that stays meaningful when other
+/// processes share the machine.
+func processCPUSeconds() -> Double {
+  var time = timespec()
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+  return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+}
+
 /// Timestamps taken at every hundredth of a loop: the per-op cost of the first and the last
 /// tenth (an O(n) operation shows up as last ≫ first) and the spread of the 100 windows.
 struct Deciles {

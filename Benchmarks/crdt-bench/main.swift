@@ -1,5 +1,6 @@
 // crdt-bench: release-build benchmarks of the CRDT library, named after Yorkie's Go benchmarks
-// (test/bench/document_bench_test.go and array_bench_test.go) so the numbers line up.
+// (test/bench/document_bench_test.go, array_bench_test.go, tree_editing_bench_test.go) so the
+// numbers line up.
 //
 //   swift run -c release crdt-bench                 every case
 //   swift run -c release crdt-bench --list          case names, one per line, each with what it measures
