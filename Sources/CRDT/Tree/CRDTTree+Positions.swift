@@ -201,15 +201,17 @@ extension CRDTTree {
     /// The UTF-16 offset inside `left` (a text piece) where it must be split, when strictly inside.
     package var splitOffset: Int?
 
-    /// The index of the place.
+    /// The index of the place. A place inside a removed text piece is where the piece would be
+    /// (Yorkie splits it first, and its `toTreePos` of a removed left node counts no offset into
+    /// it): counting the offset into a tombstone would move the place past live content.
     func index(in tree: CRDTTree) -> Int {
-      if let splitOffset { return tree.index(of: LocalPos(node: left, offset: splitOffset)) }
+      if let splitOffset, !left.isRemoved { return tree.index(of: LocalPos(node: left, offset: splitOffset)) }
       return tree.toIndex(parent: parent, left: left)
     }
 
     /// The path of the place.
     func path(in tree: CRDTTree) -> [Int] {
-      if let splitOffset { return tree.path(of: LocalPos(node: left, offset: splitOffset)) }
+      if let splitOffset, !left.isRemoved { return tree.path(of: LocalPos(node: left, offset: splitOffset)) }
       return tree.toPath(parent: parent, left: left)
     }
   }

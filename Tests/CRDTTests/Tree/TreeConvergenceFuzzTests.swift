@@ -83,6 +83,10 @@ private final class FuzzReplica {
 
 /// Seeded convergence fuzz: 3 replicas make random concurrent inserts, deletes, splits (levels 1
 /// and 2), merges, styles and removeStyles, delivered in random causal orders.
+///
+/// Kinds: 0, 1 insert; 2 delete of any range (a range crossing tags merges); 3, 4 split;
+/// 5 merge; 6 replace of any range; 7 style; 8 removeStyle; 9 delete and 10 delete or replace
+/// inside one element (no merge).
 @Suite("CRDTTree convergence fuzz")
 struct TreeConvergenceFuzzTests {
   /// `<r><div><p>ab</p><p>cd</p></div><div><p>ef</p></div></r>`, made by actor 9.
@@ -120,6 +124,12 @@ struct TreeConvergenceFuzzTests {
         let inText = local.node.isText || local.node.type == "p"
         body = try edit(from, from, [inText ? .text(String("xyz".randomElement(using: &random)!)) : .element("p", children: [.text("n")])])
       case 2: body = try edit(from, to, [])
+      case 9, 10:
+        // A delete (9) or replace (10) within one element: both ends share a parent, so no merge.
+        let fromPath = try tree.indexToPath(from)
+        let toPath = try tree.indexToPath(to)
+        guard fromPath.count == toPath.count, fromPath.dropLast() == toPath.dropLast() else { return nil }
+        body = try edit(from, to, kinds.contains(10) && Bool.random(using: &random) ? [.text("w")] : [])
       case 3, 4: body = try edit(from, from, [], splitLevel: Int.random(in: 1...2, using: &random))
       case 5:
         // A merge: from the end of an element to the start of the next.
@@ -221,9 +231,10 @@ struct TreeConvergenceFuzzTests {
     guard let kindsText = environment["CRDT_TREE_KINDS"] else { return }
     let kinds = kindsText.split(separator: ",").compactMap { Int($0) }
     let count = environment["CRDT_TREE_SEEDS"].flatMap { Int($0) } ?? 200
+    let rounds = environment["CRDT_TREE_ROUNDS"].flatMap { Int($0) } ?? 12
     var diverging: [UInt64] = []
     for seed in SeededRandom.seeds(count, base: 31_000) {
-      if let divergence = try divergence(seed: seed, kinds: kinds) {
+      if let divergence = try divergence(seed: seed, kinds: kinds, rounds: rounds) {
         print("survey seed \(seed) kinds \(kinds) diverges: \(divergence)")
         diverging.append(seed)
       }
@@ -249,5 +260,23 @@ struct TreeConvergenceFuzzTests {
   @Test("three replicas converge under random concurrent inserts and styles", arguments: SeededRandom.seeds(12, base: 9_900))
   func convergeInsertsAndStyles(seed: UInt64) throws {
     try run(seed: seed, kinds: [0, 1, 7, 8])
+  }
+
+  /// Inserts with deletes inside one element (no merge).
+  @Test("three replicas converge under random concurrent inserts and deletes", arguments: SeededRandom.seeds(12, base: 10_100))
+  func convergeInsertsAndDeletes(seed: UInt64) throws {
+    try run(seed: seed, kinds: [0, 1, 9])
+  }
+
+  /// Inserts with replaces (and deletes) inside one element.
+  @Test("three replicas converge under random concurrent inserts and replaces", arguments: SeededRandom.seeds(12, base: 11_100))
+  func convergeInsertsAndReplaces(seed: UInt64) throws {
+    try run(seed: seed, kinds: [0, 1, 10])
+  }
+
+  /// Inserts, deletes, replaces, styles and removeStyles together.
+  @Test("three replicas converge under random concurrent edits and styles", arguments: SeededRandom.seeds(12, base: 12_100))
+  func convergeEditsAndStyles(seed: UInt64) throws {
+    try run(seed: seed, kinds: [0, 1, 9, 10, 7, 8])
   }
 }
