@@ -221,7 +221,13 @@ extension CRDTTree {
   /// concurrently after it with newer tickets (as RGA).
   ///
   /// - Throws: `treeNodeNotFound` when the parent or left node is unknown, or the parent is text.
-  package func resolve(_ pos: CRDTTreePos, editedAt: TimeTicket?) throws(YorkieError) -> Resolved {
+  ///
+  /// With a remote author's `versionVector`, the left node first moves past the parts of it a
+  /// split the author had not seen made, then the RGA step runs from there: the author meant a
+  /// place after the whole element, and a concurrent insert placed after the element by an
+  /// author who had seen the split (so between the parts) must not stop the move, or the order
+  /// would depend on whether that insert arrived first (fuzz seed 4410207 of kinds 0,3).
+  package func resolve(_ pos: CRDTTreePos, editedAt: TimeTicket?, versionVector: VersionVector? = nil) throws(YorkieError) -> Resolved {
     guard let parentNode = floorNode(pos.parentID), var leftNode = floorNode(pos.leftSiblingID) else {
       throw YorkieError(.treeNodeNotFound, "cannot find the nodes of the tree position \(pos)")
     }
@@ -245,6 +251,7 @@ extension CRDTTree {
         return Resolved(parent: realParent, left: leftNode, splitOffset: offset)
       }
     }
+    if !isLeftMost { leftNode = advancePastUnknownSplitSiblings(leftNode, versionVector) }
     if let editedAt {
       var next = isLeftMost ? realParent.firstChild : leftNode.nextSibling
       while let candidate = next, candidate.id.createdAt.isAfter(editedAt) {

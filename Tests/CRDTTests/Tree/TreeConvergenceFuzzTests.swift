@@ -86,7 +86,7 @@ private final class FuzzReplica {
 ///
 /// Kinds: 0, 1 insert; 2 delete of any range (a range crossing tags merges); 3, 4 split;
 /// 5 merge; 6 replace of any range; 7 style; 8 removeStyle; 9 delete and 10 delete or replace
-/// inside one element (no merge).
+/// inside one element (no merge); 11 split of one level.
 @Suite("CRDTTree convergence fuzz")
 struct TreeConvergenceFuzzTests {
   /// `<r><div><p>ab</p><p>cd</p></div><div><p>ef</p></div></r>`, made by actor 9.
@@ -131,6 +131,7 @@ struct TreeConvergenceFuzzTests {
         guard fromPath.count == toPath.count, fromPath.dropLast() == toPath.dropLast() else { return nil }
         body = try edit(from, to, kinds.contains(10) && Bool.random(using: &random) ? [.text("w")] : [])
       case 3, 4: body = try edit(from, from, [], splitLevel: Int.random(in: 1...2, using: &random))
+      case 11: body = try edit(from, from, [], splitLevel: 1)
       case 5:
         // A merge: from the end of an element to the start of the next.
         body = try edit(from, min(size, from + 2), [])
@@ -262,7 +263,7 @@ struct TreeConvergenceFuzzTests {
     try run(seed: seed, kinds: [0, 1, 7, 8])
   }
 
-  /// Inserts with deletes inside one element (no merge).
+  /// Inserts with deletes inside one element (no merge); 11 split of one level.
   @Test("three replicas converge under random concurrent inserts and deletes", arguments: SeededRandom.seeds(12, base: 10_100))
   func convergeInsertsAndDeletes(seed: UInt64) throws {
     try run(seed: seed, kinds: [0, 1, 9])

@@ -60,4 +60,27 @@ struct TreeConvergenceRegressionTests {
     try a.tree.checkTreeInvariants()
     try b.tree.checkTreeInvariants()
   }
+
+  /// Fuzz seed 4410207 (kinds 0,3, one round). A splits the div (two levels, at the start of
+  /// the paragraph), then inserts a paragraph between the two halves; B, concurrently, inserts
+  /// a paragraph after the div. B meant "after the whole div": its left node moves past the
+  /// half it never saw before the RGA step, so A's newer paragraph between the halves does not
+  /// stop it there on one replica only.
+  @Test("an insert after an element a concurrent split divided lands after every part")
+  func insertAfterConcurrentlySplitElement() throws {
+    let (a, b, seen) = try pair([.element("div", children: [.element("p", children: [.text("ab")])])])
+    let split = try TreeEditMessage.make(on: a, 2, 2, splitLevel: 2, seen: seen)
+    var seenSplit = seen
+    seenSplit.set(a.actor, a.lamport)
+    let between = try TreeEditMessage.make(on: a, 4, 4, [.element("p", children: [.text("m")])], seen: seenSplit)
+    let after = try TreeEditMessage.make(on: b, 6, 6, [.element("p", children: [.text("n")])], seen: seen)
+    try after.apply(to: a)
+    try split.apply(to: b)
+    try between.apply(to: b)
+    let expected = "<r><div><p></p></div><p>m</p><div><p>ab</p></div><p>n</p></r>"
+    #expect(a.xml == expected)
+    #expect(b.xml == expected)
+    try a.tree.checkTreeInvariants()
+    try b.tree.checkTreeInvariants()
+  }
 }
