@@ -16,7 +16,7 @@ extension CRDTTree {
   /// left node moves past the split siblings the author had not seen (§2 Split Sibling Advance,
   /// yorkie#1723): the author meant a place after every part of the element it saw.
   func resolveForEdit(_ pos: CRDTTreePos, editedAt: TimeTicket, versionVector: VersionVector?) throws(YorkieError) -> Resolved {
-    var resolved = try resolve(pos, editedAt: editedAt)
+    var resolved = try resolve(pos, editedAt: editedAt, versionVector: versionVector)
     if resolved.splitOffset == nil && resolved.left !== resolved.parent {
       resolved.left = advancePastUnknownSplitSiblings(resolved.left, versionVector)
     }

@@ -201,7 +201,9 @@ extension CRDTTree {
     /// The UTF-16 offset inside `left` (a text piece) where it must be split, when strictly inside.
     package var splitOffset: Int?
 
-    /// The index of the place.
+    /// The index of the place. A place inside a removed text piece is where the piece would be
+    /// (Yorkie splits it first, and its `toTreePos` of a removed left node counts no offset into
+    /// it): counting the offset into a tombstone would move the place past live content.
     func index(in tree: CRDTTree) -> Int {
       // Inside a removed piece there is no offset to count (it takes no room): the place is
       // where the piece sits, as Yorkie's `toTreePos` gives it.
@@ -221,7 +223,13 @@ extension CRDTTree {
   /// concurrently after it with newer tickets (as RGA).
   ///
   /// - Throws: `treeNodeNotFound` when the parent or left node is unknown, or the parent is text.
-  package func resolve(_ pos: CRDTTreePos, editedAt: TimeTicket?) throws(YorkieError) -> Resolved {
+  ///
+  /// With a remote author's `versionVector`, the left node first moves past the parts of it a
+  /// split the author had not seen made, then the RGA step runs from there: the author meant a
+  /// place after the whole element, and a concurrent insert placed after the element by an
+  /// author who had seen the split (so between the parts) must not stop the move, or the order
+  /// would depend on whether that insert arrived first (fuzz seed 4410207 of kinds 0,3).
+  package func resolve(_ pos: CRDTTreePos, editedAt: TimeTicket?, versionVector: VersionVector? = nil) throws(YorkieError) -> Resolved {
     guard let parentNode = floorNode(pos.parentID), var leftNode = floorNode(pos.leftSiblingID) else {
       throw YorkieError(.treeNodeNotFound, "cannot find the nodes of the tree position \(pos)")
     }
@@ -245,6 +253,7 @@ extension CRDTTree {
         return Resolved(parent: realParent, left: leftNode, splitOffset: offset)
       }
     }
+    if !isLeftMost { leftNode = advancePastUnknownSplitSiblings(leftNode, versionVector) }
     if let editedAt {
       var next = isLeftMost ? realParent.firstChild : leftNode.nextSibling
       while let candidate = next, candidate.id.createdAt.isAfter(editedAt) {

@@ -38,10 +38,40 @@ extension CRDTTree {
         if let leftParent = left.parent, leftParent !== parent { parent = leftParent }
       }
       guard let grand = parent.parent else { return }
-      splitElement(parent, after: left === parent ? nil : left, ticket: ticket, versionVector: versionVector, journal: journal)
+      let after = left === parent ? nil : left
+      if let newer = newerConcurrentSplitAtEnd(of: parent, after: after, ticket: ticket, versionVector) {
+        splitElement(newer, after: nil, ticket: ticket, versionVector: versionVector, journal: journal)
+      } else {
+        splitElement(parent, after: after, ticket: ticket, versionVector: versionVector, journal: journal)
+      }
       left = parent
       parent = grand
     }
+  }
+
+  /// Concurrent splits of one element at one boundary (yorkie-js-sdk#1373, where Yorkie orders
+  /// the parts by arrival and replicas disagree): the parts are ordered as RGA orders inserts
+  /// after one node, newest ticket first. A split at the end of `node`'s children (the place a
+  /// concurrent split of the same boundary left) that follows split parts its author had not
+  /// seen with newer tickets (empty ones, up to the first that holds children) splits the last
+  /// of them at its start instead: the right part lives
+  /// there on this replica, and moves into the new part as it would have moved out of `node` on
+  /// a replica that applied this split first.
+  ///
+  /// - Returns: the part to split at its start, nil to split `node` itself.
+  private func newerConcurrentSplitAtEnd(of node: CRDTTreeNode, after left: CRDTTreeNode?, ticket: TimeTicket,
+                                         _ versionVector: VersionVector?) -> CRDTTreeNode? {
+    guard CRDTTree.isRemote(versionVector), left === node.lastChild else { return nil }
+    var current = node
+    var visited: Set<ObjectIdentifier> = [ObjectIdentifier(node)]
+    while let nextID = current.insNextID, let next = floorNode(nextID), !next.isText, next.parent === node.parent,
+      !knows(next.id.createdAt, versionVector), next.id.createdAt.isAfter(ticket), visited.insert(ObjectIdentifier(next)).inserted {
+      current = next
+      // The parts of splits at this boundary are empty but the last, which holds the right
+      // part; a part after it comes from a split at another boundary.
+      if next.firstChild != nil { break }
+    }
+    return current === node ? nil : current
   }
 
   /// Splits the element `node` after its child `left` (before its first child when nil): a new

@@ -4,7 +4,7 @@ import Testing
 
 /// A tree operation as it travels between replicas: what the author resolved, its tickets and
 /// its vector, and which operations it had applied (delivery waits for those).
-nonisolated(unsafe) private var traceFuzz = false
+nonisolated(unsafe) private var traceFuzz = ProcessInfo.processInfo.environment["CRDT_TREE_TRACE"] != nil
 
 private struct TreeOpMessage {
   enum Body {
@@ -20,6 +20,12 @@ private struct TreeOpMessage {
   var dependencies: Set<Int>
 }
 
+/// The tree every replica starts from, and the vector of the change that made it.
+private struct InitialTree {
+  var records: [TreeNodeRecord]
+  var vector: VersionVector
+}
+
 /// One replica of the fuzz: a tree, a Lamport clock shared by the tickets of one change (as
 /// Yorkie's change context: one lamport, increasing delimiters), and what it has applied.
 private final class FuzzReplica {
@@ -31,10 +37,14 @@ private final class FuzzReplica {
   let tree: CRDTTree
   let journal = Journal()
 
-  init(index: Int, records: [TreeNodeRecord]) throws {
+  /// A replica that loaded `initial`: its vector holds the initial tree's change, as a client's
+  /// does after attaching (without it every remote edit would count the initial nodes unseen,
+  /// and neither delete nor style them).
+  init(index: Int, initial: InitialTree) throws {
     self.index = index
     actor = TreeReplica.actor(index + 1)
-    tree = try CRDTTree(records: records, createdAt: .initial)
+    tree = try CRDTTree(records: initial.records, createdAt: .initial)
+    vector = initial.vector
   }
 
   /// A ticket issuer for one change.
@@ -73,16 +83,22 @@ private final class FuzzReplica {
 
 /// Seeded convergence fuzz: 3 replicas make random concurrent inserts, deletes, splits (levels 1
 /// and 2), merges, styles and removeStyles, delivered in random causal orders.
+///
+/// Kinds: 0, 1 insert; 2 delete of any range (a range crossing tags merges); 3, 4 split;
+/// 5 merge; 6 replace of any range; 7 style; 8 removeStyle; 9 delete and 10 delete or replace
+/// inside one element (no merge); 11 split of one level.
 @Suite("CRDTTree convergence fuzz")
 struct TreeConvergenceFuzzTests {
-  /// `<r><div><p>ab</p><p>cd</p></div><div><p>ef</p></div></r>`, made by actor 0.
-  private static func initialRecords() throws -> [TreeNodeRecord] {
+  /// `<r><div><p>ab</p><p>cd</p></div><div><p>ef</p></div></r>`, made by actor 9.
+  private static func initialTree() throws -> InitialTree {
     let seed = TreeReplica(actorNumber: 9)
     try seed.edit(0, 0, [
       .element("div", children: [.element("p", children: [.text("ab")]), .element("p", children: [.text("cd")])]),
       .element("div", children: [.element("p", children: [.text("ef")])]),
     ])
-    return seed.tree.toRecords()
+    var vector = VersionVector()
+    vector.set(seed.actor, seed.lamport)
+    return InitialTree(records: seed.tree.toRecords(), vector: vector)
   }
 
   /// Makes one random local operation on `replica`, or nil when the draw is refused.
@@ -108,7 +124,14 @@ struct TreeConvergenceFuzzTests {
         let inText = local.node.isText || local.node.type == "p"
         body = try edit(from, from, [inText ? .text(String("xyz".randomElement(using: &random)!)) : .element("p", children: [.text("n")])])
       case 2: body = try edit(from, to, [])
+      case 9, 10:
+        // A delete (9) or replace (10) within one element: both ends share a parent, so no merge.
+        let fromPath = try tree.indexToPath(from)
+        let toPath = try tree.indexToPath(to)
+        guard fromPath.count == toPath.count, fromPath.dropLast() == toPath.dropLast() else { return nil }
+        body = try edit(from, to, kinds.contains(10) && Bool.random(using: &random) ? [.text("w")] : [])
       case 3, 4: body = try edit(from, from, [], splitLevel: Int.random(in: 1...2, using: &random))
+      case 11: body = try edit(from, from, [], splitLevel: 1)
       case 5:
         // A merge: from the end of an element to the start of the next.
         body = try edit(from, min(size, from + 2), [])
@@ -149,11 +172,18 @@ struct TreeConvergenceFuzzTests {
     }
   }
 
+  /// Runs one seed and expects every replica to end equal.
   private func run(seed: UInt64, kinds: [Int], replicaCount: Int = 3, rounds: Int = 12, opsPerRound: Int = 3) throws {
     print("CRDTTree convergence fuzz seed \(seed) kinds \(kinds)")
+    let divergence = try divergence(seed: seed, kinds: kinds, replicaCount: replicaCount, rounds: rounds, opsPerRound: opsPerRound)
+    #expect(divergence == nil, "seed \(seed) kinds \(kinds): \(divergence ?? "")")
+  }
+
+  /// Runs one seed; returns how the replicas diverge, nil when they converge.
+  private func divergence(seed: UInt64, kinds: [Int], replicaCount: Int = 3, rounds: Int = 12, opsPerRound: Int = 3) throws -> String? {
     var random = SeededRandom(seed: seed)
-    let records = try TreeConvergenceFuzzTests.initialRecords()
-    let replicas = try (0..<replicaCount).map { try FuzzReplica(index: $0, records: records) }
+    let initial = try TreeConvergenceFuzzTests.initialTree()
+    let replicas = try (0..<replicaCount).map { try FuzzReplica(index: $0, initial: initial) }
     var messages: [TreeOpMessage] = []
     var nextID = 0
     for round in 0..<rounds {
@@ -188,16 +218,66 @@ struct TreeConvergenceFuzzTests {
     let xml = replicas[0].tree.toXML()
     let json = replicas[0].tree.treeJSON()
     for replica in replicas.dropFirst() {
-      #expect(replica.tree.toXML() == xml, "seed \(seed) kinds \(kinds): replica \(replica.index) diverges from replica 0")
-      #expect(replica.tree.treeJSON() == json, "seed \(seed): replica \(replica.index) JSON diverges")
+      if replica.tree.toXML() != xml { return "replica \(replica.index) \(replica.tree.toXML()) != replica 0 \(xml)" }
+      if replica.tree.treeJSON() != json { return "replica \(replica.index) JSON \(replica.tree.treeJSON()) != replica 0 \(json)" }
     }
+    return nil
   }
 
-  /// Inserts of text and paragraphs only: the mix that converges today. Deletes, splits, merges
-  /// and styles still diverge in this fuzz (see the helper report); kinds 2–8 are kept in
-  /// `randomOperation` for that work.
+  /// A survey for local runs: `CRDT_TREE_KINDS` (e.g. `0,2,6`) over `CRDT_TREE_SEEDS` seeds
+  /// (default 200), printing every diverging seed and the count; skipped when the kinds are unset.
+  @Test("survey of a kind mix over many seeds (CRDT_TREE_KINDS, CRDT_TREE_SEEDS)")
+  func survey() throws {
+    let environment = ProcessInfo.processInfo.environment
+    guard let kindsText = environment["CRDT_TREE_KINDS"] else { return }
+    let kinds = kindsText.split(separator: ",").compactMap { Int($0) }
+    let count = environment["CRDT_TREE_SEEDS"].flatMap { Int($0) } ?? 200
+    let rounds = environment["CRDT_TREE_ROUNDS"].flatMap { Int($0) } ?? 12
+    var diverging: [UInt64] = []
+    for seed in SeededRandom.seeds(count, base: 31_000) {
+      if let divergence = try divergence(seed: seed, kinds: kinds, rounds: rounds) {
+        print("survey seed \(seed) kinds \(kinds) diverges: \(divergence)")
+        diverging.append(seed)
+      }
+    }
+    print("survey kinds \(kinds): \(diverging.count) of \(count) seeds diverge")
+    #expect(diverging.isEmpty, "kinds \(kinds): seeds \(diverging) diverge")
+  }
+
+  /// Inserts of text and paragraphs.
   @Test("three replicas converge under random concurrent inserts", arguments: SeededRandom.seeds(12, base: 7_700))
   func converge(seed: UInt64) throws {
     try run(seed: seed, kinds: [0])
+  }
+
+  /// Styles and removeStyles of the initial elements, XML and JSON.
+  @Test("three replicas converge under random concurrent styles and removeStyles", arguments: SeededRandom.seeds(12, base: 8_800))
+  func convergeStyles(seed: UInt64) throws {
+    try run(seed: seed, kinds: [7, 8])
+  }
+
+  /// Styles and removeStyles with inserts of text and paragraphs (styles of elements the author
+  /// had not seen are skipped).
+  @Test("three replicas converge under random concurrent inserts and styles", arguments: SeededRandom.seeds(12, base: 9_900))
+  func convergeInsertsAndStyles(seed: UInt64) throws {
+    try run(seed: seed, kinds: [0, 1, 7, 8])
+  }
+
+  /// Inserts with deletes inside one element (no merge); 11 split of one level.
+  @Test("three replicas converge under random concurrent inserts and deletes", arguments: SeededRandom.seeds(12, base: 10_100))
+  func convergeInsertsAndDeletes(seed: UInt64) throws {
+    try run(seed: seed, kinds: [0, 1, 9])
+  }
+
+  /// Inserts with replaces (and deletes) inside one element.
+  @Test("three replicas converge under random concurrent inserts and replaces", arguments: SeededRandom.seeds(12, base: 11_100))
+  func convergeInsertsAndReplaces(seed: UInt64) throws {
+    try run(seed: seed, kinds: [0, 1, 10])
+  }
+
+  /// Inserts, deletes, replaces, styles and removeStyles together.
+  @Test("three replicas converge under random concurrent edits and styles", arguments: SeededRandom.seeds(12, base: 12_100))
+  func convergeEditsAndStyles(seed: UInt64) throws {
+    try run(seed: seed, kinds: [0, 1, 9, 10, 7, 8])
   }
 }
