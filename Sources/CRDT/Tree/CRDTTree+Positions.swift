@@ -205,8 +205,6 @@ extension CRDTTree {
     /// (Yorkie splits it first, and its `toTreePos` of a removed left node counts no offset into
     /// it): counting the offset into a tombstone would move the place past live content.
     func index(in tree: CRDTTree) -> Int {
-      // Inside a removed piece there is no offset to count (it takes no room): the place is
-      // where the piece sits, as Yorkie's `toTreePos` gives it.
       if let splitOffset, !left.isRemoved { return tree.index(of: LocalPos(node: left, offset: splitOffset)) }
       return tree.toIndex(parent: parent, left: left)
     }
