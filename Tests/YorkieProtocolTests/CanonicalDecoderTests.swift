@@ -208,6 +208,43 @@ struct CanonicalDecoderTests {
     expectVariants(WireChange.self, canonical, variants)
   }
 
+  /// Mutates the change of ``everyTreeField()`` (a digit changed, which keeps the text
+  /// canonical, or a byte changed, inserted, deleted, or a fragment repeated) and decodes each
+  /// mutant both ways: the same message or the same error. Seeded; the seed is printed.
+  @Test func mutatedTreeOperationsAgreeWithTheTree() {
+    let seed: UInt64 = 20_261_127
+    print("mutatedTreeOperationsAgreeWithTheTree: seed \(seed)")
+    var random = SplitMix(seed: seed)
+    let original = everyTreeField().jsonBytes
+    let digits = Array("0123456789".utf8)
+    let alphabet = Array("{}[]\",:0-e\\u ".utf8)
+    var read = 0
+    var bailed = 0
+    for iteration in 0..<3000 {
+      var bytes = original
+      for _ in 0..<(1 + Int(random.next() % 3)) where !bytes.isEmpty {
+        let at = Int(random.next() % UInt64(bytes.count))
+        switch random.next() % 5 {
+        case 0, 1:
+          guard let digit = bytes[at...].firstIndex(where: { digits.contains($0) }) else { break }
+          bytes[digit] = digits[Int(random.next() % 10)]
+        case 2: bytes[at] = alphabet[Int(random.next() % UInt64(alphabet.count))]
+        case 3: bytes.remove(at: at)
+        default:
+          let end = min(bytes.count, at + Int(random.next() % 40))
+          bytes.insert(contentsOf: bytes[at..<end], at: at)
+        }
+      }
+      if readsCanonically(WireChange.self, bytes) { read += 1 } else { bailed += 1 }
+      if let difference = RPCCodec.disagreement(WireChange.self, bytes) {
+        Issue.record("seed \(seed), iteration \(iteration): \(difference): \(String(decoding: bytes, as: UTF8.self))")
+      }
+    }
+    // Both ways were taken, often.
+    #expect(read > 300, "seed \(seed)")
+    #expect(bailed > 300, "seed \(seed)")
+  }
+
   /// Whether `body`, one side of a recorded exchange, is read by the canonical decoder and
   /// decodes to what the tree gives; nil for a message the decoder does not read.
   func readsRecordedCanonically(_ rpc: String, request: Bool, _ body: [UInt8]) -> Bool? {
