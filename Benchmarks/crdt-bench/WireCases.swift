@@ -8,6 +8,7 @@ import YorkieProtocol
 let wireCases: [BenchCase] = [
   encodeChangeCase(),
   decodePackCase(changes: 1000),
+  decodeTreePackCase(changes: 1000),
   snapshotTraceCase(name: "snapshot_automerge_paper", trace: "automerge-paper"),
 ]
 
@@ -77,6 +78,58 @@ func decodePackCase(changes count: Int) -> BenchCase {
         checks.expect(await doc.textString() == text, "the applied text differs from the source's")
         await checkInvariants(of: doc, &checks)
         return checks.trial(seconds, [Field("bytes", .int(body.count))])
+      }
+    }
+  }
+}
+
+/// Changes a replica made by typing `count` characters into a tree's paragraph, one update each
+/// (every tenth also styles the paragraph), after one change that creates the tree; with the
+/// document's JSON they leave.
+func typedTreeChanges(_ count: Int) -> (changes: [Change], json: String) {
+  let box = BlockingBox<([Change], String)>()
+  Task.detached {
+    let doc = Document(key: "wire")
+    try await doc.setActor(try! ActorID(hex: "000000000000000000000001"))
+    try! await doc.update { root, _ in _ = root.setNewTree("tree", .element("doc", children: [.element("p")])) }
+    let alphabet = Array("the quick brown fox jumps over the lazy dog ")
+    for i in 0..<count {
+      try! await doc.update { root, _ in
+        let tree = root.tree("tree")!
+        // Inside the paragraph: mostly at its end, sometimes in its middle.
+        let length = tree.size - 2
+        let at = 1 + (i % 7 == 3 ? length / 2 : length)
+        try tree.edit(at, at, [.text(String(alphabet[i % alphabet.count]))])
+        if i % 10 == 9 { try tree.style(0, 1, ["n": .integer(Int32(i))]) }
+      }
+    }
+    box.set((await doc.pendingChanges, await doc.toJSON()))
+  }
+  return box.wait()
+}
+
+/// `wire_decode_tree_pack_<n>`: ``decodePackCase(changes:)`` for tree edits and styles. The
+/// line adds `decode_seconds`, the part spent decoding the JSON text into messages.
+func decodeTreePackCase(changes count: Int) -> BenchCase {
+  BenchCase(name: "wire_decode_tree_pack_\(count)", ops: count, maxRepeats: 9,
+            summary: "parse a Connect-JSON pull response of \(grouped(count)) tree changes and apply it") {
+    let (changes, json) = typedTreeChanges(count)
+    let pack = ChangePack(key: "wire", checkpoint: Checkpoint(serverSeq: Int64(changes.count), clientSeq: 0), changes: changes)
+    let body = PushPullChangesResponse(changePack: WireChangePack(pack)).json.bytes
+    return {
+      await guarded {
+        let doc = Document(key: "wire")
+        try await doc.setActor(try ActorID(hex: "000000000000000000000002"))
+        let start = benchClock.now
+        let response = try PushPullChangesResponse(jsonData: body)
+        let decodeSeconds = (benchClock.now - start).seconds
+        guard let wire = response.changePack else { return .failed("the response has no change pack") }
+        try await doc.applyChangePack(try wire.model())
+        let seconds = (benchClock.now - start).seconds
+        var checks = Checks()
+        checks.expect(await doc.toJSON() == json, "the applied tree differs from the source's")
+        await checkInvariants(of: doc, &checks)
+        return checks.trial(seconds, [Field("bytes", .int(body.count)), Field("decode_seconds", .double(decodeSeconds))])
       }
     }
   }

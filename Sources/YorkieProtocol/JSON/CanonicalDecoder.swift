@@ -17,6 +17,8 @@ import Foundation
 // converted by the very functions ProtoJSONReader uses (`Int64(_:)`, `Int32(_:)`,
 // `UInt32(_:)`, `decodeBase64Leniently`, `init(protoName:)`) and strings by the same parser.
 // The tests decode every recorded message and every fuzzed variant both ways and compare.
+// Tree operations are read in CanonicalTreeDecoder.swift, with the primitives here (which are
+// therefore internal rather than private).
 
 extension WireJSONParser {
   /// Decodes `text` as `type` when it is one of the messages the canonical decoder reads and
@@ -42,7 +44,7 @@ extension WireJSONParser {
   // MARK: Structure
 
   /// Consumes `{`.
-  private mutating func beginObject() -> Bool {
+  mutating func beginObject() -> Bool {
     skipSpace()
     guard !bailed, index < bytes.count, bytes[index] == UInt8(ascii: "{") else {
       bailed = true
@@ -54,7 +56,7 @@ extension WireJSONParser {
 
   /// The next member's name, with its colon consumed; nil at the object's end (its `}`
   /// consumed) or when bailing. `first` is true before the first member.
-  private mutating func nextKey(_ first: inout Bool) -> String? {
+  mutating func nextKey(_ first: inout Bool) -> String? {
     guard !bailed else { return nil }
     skipSpace()
     guard index < bytes.count else { return fail() }
@@ -77,19 +79,19 @@ extension WireJSONParser {
   }
 
   /// Bails out; returns nil.
-  private mutating func fail<T>() -> T? {
+  mutating func fail<T>() -> T? {
     bailed = true
     return nil
   }
 
   /// Marks field `bit` as read; a field read twice bails out (the tree reads the first).
-  private mutating func mark(_ seen: inout UInt32, _ bit: UInt32) {
+  mutating func mark(_ seen: inout UInt32, _ bit: UInt32) {
     if seen & bit != 0 { bailed = true }
     seen |= bit
   }
 
   /// Reads an array, calling `item` for each element.
-  private mutating func array(_ item: (inout WireJSONParser) -> Void) {
+  mutating func array(_ item: (inout WireJSONParser) -> Void) {
     skipSpace()
     guard !bailed, index < bytes.count, bytes[index] == UInt8(ascii: "[") else {
       bailed = true
@@ -125,7 +127,7 @@ extension WireJSONParser {
   // MARK: Values
 
   /// A string value.
-  private mutating func stringValue() -> String {
+  mutating func stringValue() -> String {
     guard !bailed, index < bytes.count, bytes[index] == UInt8(ascii: "\""), let text = try? string() else { return fail() ?? "" }
     return text
   }
@@ -145,7 +147,7 @@ extension WireJSONParser {
     return value
   }
 
-  private mutating func int32Value() -> Int32 {
+  mutating func int32Value() -> Int32 {
     guard let text = scalarText(), let value = Int32(text) else { return fail() ?? 0 }
     return value
   }
@@ -155,7 +157,7 @@ extension WireJSONParser {
     return value
   }
 
-  private mutating func boolValue() -> Bool {
+  mutating func boolValue() -> Bool {
     guard !bailed, index < bytes.count else { return fail() ?? false }
     if bytes[index] == UInt8(ascii: "t"), (try? literal("true")) != nil { return true }
     if bytes[index] == UInt8(ascii: "f"), (try? literal("false")) != nil { return false }
@@ -178,7 +180,7 @@ extension WireJSONParser {
   }
 
   /// A map of strings (a JSON object); a repeated key bails out.
-  private mutating func stringMap() -> [String: String] {
+  mutating func stringMap() -> [String: String] {
     var map: [String: String] = [:]
     var first = true
     guard beginObject() else { return map }
@@ -201,7 +203,7 @@ extension WireJSONParser {
 
   // MARK: Messages
 
-  private mutating func timeTicket() -> WireTimeTicket {
+  mutating func timeTicket() -> WireTimeTicket {
     var ticket = WireTimeTicket()
     var seen: UInt32 = 0
     var first = true
@@ -326,7 +328,7 @@ extension WireJSONParser {
   }
 
   /// A map of tickets by actor (an edit's or a style's `createdAtMapByActor`).
-  private mutating func ticketMap() -> [String: WireTimeTicket] {
+  mutating func ticketMap() -> [String: WireTimeTicket] {
     var map: [String: WireTimeTicket] = [:]
     var first = true
     guard beginObject() else { return map }
@@ -336,14 +338,14 @@ extension WireJSONParser {
     return map
   }
 
-  private mutating func strings() -> [String] {
+  mutating func strings() -> [String] {
     var values: [String] = []
     array { d in values.append(d.stringValue()) }
     return values
   }
 
-  /// An operation: an object with one member naming its kind. Tree operations, undo restore
-  /// spans and anything else go through the tree.
+  /// An operation: an object with one member naming its kind (tree operations in
+  /// CanonicalTreeDecoder.swift). Undo restore spans and anything else go through the tree.
   private mutating func operation() -> PBOperation {
     var first = true
     var result: PBOperation?
@@ -361,6 +363,8 @@ extension WireJSONParser {
       case "edit": result = .edit(editOperation())
       case "style": result = .style(styleOperation())
       case "increase": result = .increase(increaseOperation())
+      case "treeEdit": result = .treeEdit(treeEditOperation())
+      case "treeStyle": result = .treeStyle(treeStyleOperation())
       case "arraySet": result = .arraySet(arraySetOperation())
       default: bailed = true
       }
