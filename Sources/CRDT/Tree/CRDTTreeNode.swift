@@ -3,19 +3,27 @@
 /// A node is also an entry of its parent's child index (see `TreeChildIndex.swift`): the
 /// fields `treapLeft`/`treapRight`/`treapUp`, `priority` and the `subtree…` sums belong to that
 /// index and are only written by it.
+///
+/// `@exclusivity(unchecked)` on the fields every index walk reads and every edit writes: the
+/// invariant stated on ``CRDTElement`` holds for tree nodes too (a node is confined to its
+/// document's actor, and no method holds a modifying access to one of these fields while calling
+/// code that could reach it again: the tree never calls out). The runtime check costs a
+/// thread-local set lookup per access; without the attribute, `swift run -c release crdt-bench
+/// tree_1000 tree_10000` spent about 40% of its CPU time in `swift_beginAccess` (see
+/// Benchmarks/tree.md for the figures before and after).
 package final class CRDTTreeNode {
   /// The node's identity.
   package let id: TreeNodeID
   /// The element type, or `"text"`.
   package let type: String
   /// The text of a text piece (empty for elements).
-  package internal(set) var value: String
+  @exclusivity(unchecked) package internal(set) var value: String
   /// The UTF-16 length of `value`.
-  package internal(set) var length: Int
+  @exclusivity(unchecked) package internal(set) var length: Int
   /// The attributes of an element: nil until an element is created with attributes or styled.
-  package internal(set) var attributes: TreeAttributes?
+  @exclusivity(unchecked) package internal(set) var attributes: TreeAttributes?
   /// The removal ticket of a tombstone.
-  package internal(set) var removedAt: TimeTicket?
+  @exclusivity(unchecked) package internal(set) var removedAt: TimeTicket?
   /// The piece before this one in the same insertion (text split) or split chain (element).
   package internal(set) var insPrevID: TreeNodeID?
   /// The piece after this one.
@@ -28,28 +36,29 @@ package final class CRDTTreeNode {
   /// `mergedFrom` when a tree is built (Yorkie's `rebuildMergeState`).
   package internal(set) var mergedInto: TreeNodeID?
   /// The element holding this node (nil for the root and for purged or detached nodes).
-  package internal(set) unowned var parent: CRDTTreeNode?
+  @exclusivity(unchecked) package internal(set) unowned var parent: CRDTTreeNode?
 
   // MARK: Child index state (TreeChildIndex.swift)
 
   /// The root of this element's child treap.
-  var childRoot: CRDTTreeNode?
+  @exclusivity(unchecked) var childRoot: CRDTTreeNode?
   /// This node's links inside its parent's child treap.
-  var treapLeft: CRDTTreeNode?
-  var treapRight: CRDTTreeNode?
-  unowned var treapUp: CRDTTreeNode?
+  @exclusivity(unchecked) var treapLeft: CRDTTreeNode?
+  @exclusivity(unchecked) var treapRight: CRDTTreeNode?
+  @exclusivity(unchecked) unowned var treapUp: CRDTTreeNode?
   /// The heap priority of this node in its parent's treap (derived from the identity, so a
   /// replica's layout is reproducible).
   let priority: UInt64
   /// Sums over this node's treap subtree: visible padded size, live nodes, live elements.
-  var subtreeWeight = 0
-  var subtreeLive: Int32 = 0
-  var subtreeLiveElements: Int32 = 0
+  @exclusivity(unchecked) var subtreeWeight = 0
+  @exclusivity(unchecked) var subtreeLive: Int32 = 0
+  @exclusivity(unchecked) var subtreeLiveElements: Int32 = 0
 
   /// Creates an element.
   package init(id: TreeNodeID, type: String, attributes: TreeAttributes? = nil) {
     self.id = id
     self.type = type
+    self.isText = type == TreeNodeRecord.textType
     self.value = ""
     self.length = 0
     self.attributes = attributes
@@ -61,14 +70,16 @@ package final class CRDTTreeNode {
   package init(id: TreeNodeID, text: String) {
     self.id = id
     self.type = TreeNodeRecord.textType
+    self.isText = true
     self.value = text
     self.length = text.utf16.count
     self.priority = CRDTTreeNode.priority(of: id)
     recomputeSubtree()
   }
 
-  /// Whether this is a text piece.
-  @inline(__always) package var isText: Bool { type == TreeNodeRecord.textType }
+  /// Whether this is a text piece (stored: every index walk asks, and comparing the type
+  /// string each time showed in profiles).
+  package let isText: Bool
   /// Whether this node is a tombstone.
   @inline(__always) package var isRemoved: Bool { removedAt != nil }
 
