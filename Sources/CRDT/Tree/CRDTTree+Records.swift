@@ -7,7 +7,7 @@ extension CRDTTree {
   package convenience init(records: [TreeNodeRecord], createdAt: TimeTicket) throws(YorkieError) {
     let root = try CRDTTree.buildSubtree(records)
     guard !root.isText else { throw YorkieError(.invalidTreeContent, "the root of a tree is an element, not text") }
-    self.init(root: root, createdAt: createdAt)
+    self.init(root: root, createdAt: createdAt, nodeCount: records.count)
   }
 
   /// Builds one detached subtree from a post-order node list (children before their parent,

@@ -36,10 +36,12 @@ package final class CRDTTree: CRDTElement {
   /// Forgets the split tombstones once registered.
   package func clearSplitGarbage() { splitGarbage.removeAll(keepingCapacity: true) }
 
-  /// Creates a tree around `root` (a complete subtree), registering every node.
-  package init(root: CRDTTreeNode, createdAt: TimeTicket) {
+  /// Creates a tree around `root` (a complete subtree), registering every node; `nodeCount`,
+  /// when known, sizes the registry at once.
+  package init(root: CRDTTreeNode, createdAt: TimeTicket, nodeCount: Int = 0) {
     self.root = root
     super.init(createdAt: createdAt, tag: Self.tag)
+    nodesByID.reserveCapacity(nodeCount)
     root.forEachPostOrder { node, _ in self.register(node) }
     rebuildMergeState()
   }
