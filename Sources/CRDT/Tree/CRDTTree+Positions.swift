@@ -52,8 +52,9 @@ extension CRDTTree {
       // The left edge of a text that follows a live sibling (an element: `findLocalPos` gives
       // the end of a preceding text instead). Yorkie names the text itself here, which every
       // replica resolves to after the text (or, for a split piece, after the piece before it,
-      // wherever that is), so the edit landed one text to the right and a deletion starting
-      // here had its end before its start. The place after the sibling says what is meant.
+      // wherever that is), so an insert landed one text to the right, a deletion starting here
+      // had its end before its start and one ending here deleted the text too. The place after
+      // the sibling says what is meant.
       let before = parent.liveCount(before: node)
       if before > 0 {
         let previous = parent.liveChild(at: before - 1)!

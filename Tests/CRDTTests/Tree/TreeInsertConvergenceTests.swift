@@ -145,6 +145,15 @@ struct TreeInsertConvergenceTests {
     #expect(replica.xml == "<r><p>ab</p>v</r>")
   }
 
+  @Test("deleting an element followed by a text keeps the text")
+  func deleteElementBeforeText() throws {
+    let replica = TreeReplica(actorNumber: 1)
+    _ = try replica.edit(0, 0, [.element("p", children: [.text("ab")])])
+    _ = try replica.edit(4, 4, [.text("w")])
+    _ = try replica.edit(0, 4)
+    #expect(replica.xml == "<r>w</r>")
+  }
+
   @Test("text inserted right after an element that sits between two pieces of one text lands after the element")
   func insertAfterElementBetweenPieces() throws {
     let replica = TreeReplica(actorNumber: 1)
