@@ -48,6 +48,19 @@ extension CRDTTree {
   package func position(of local: LocalPos) -> CRDTTreePos {
     var node = local.node
     let left: CRDTTreeNode
+    if node.isText && local.offset == 0, let parent = node.parent {
+      // The left edge of a text that follows a live sibling (an element: `findLocalPos` gives
+      // the end of a preceding text instead). Yorkie names the text itself here, which every
+      // replica resolves to after the text (or, for a split piece, after the piece before it,
+      // wherever that is), so an insert landed one text to the right, a deletion starting here
+      // had its end before its start and one ending here deleted the text too. The place after
+      // the sibling says what is meant.
+      let before = parent.liveCount(before: node)
+      if before > 0 {
+        let previous = parent.liveChild(at: before - 1)!
+        return position(of: previous.isText ? LocalPos(node: previous, offset: previous.length) : LocalPos(node: parent, offset: before))
+      }
+    }
     if node.isText {
       let parent = node.parent!
       left = (parent.liveChild(at: 0) === node && local.offset == 0) ? parent : node

@@ -91,14 +91,18 @@ struct TreeReplicaFuzzTests {
     case .insertText:
       if let block = textBlock, Bool.random(using: &random) {
         let offset = Int.random(in: 0...block.textLength!, using: &random)
-        try tree.edit(block.start + 1 + offset, block.start + 1 + offset, [.text(String("xyz".randomElement(using: &random)!))])
+        let text = TreeNode.text(String("xyz".randomElement(using: &random)!))
+        try checkInsert(text, at: block.start + 1 + offset, on: tree) { try tree.edit(block.start + 1 + offset, block.start + 1 + offset, [text]) }
       } else {
         let index = Int.random(in: 0...shape.size, using: &random)
-        try tree.edit(index, index, [.text("w")])
+        try checkInsert(.text("w"), at: index, on: tree) { try tree.edit(index, index, [.text("w")]) }
       }
     case .insertParagraph:
       let position = Int.random(in: 0...shape.blocks.count, using: &random)
-      try tree.editByPath([position], [position], [.element("p", children: [.text("n")])])
+      let paragraph = TreeNode.element("p", children: [.text("n")])
+      try checkInsert(paragraph, at: try tree.pathToIndex([position]), on: tree) {
+        try tree.editByPath([position], [position], [paragraph])
+      }
     case .delete:
       let from = Int.random(in: 0...shape.size, using: &random)
       let to = Int.random(in: from...min(shape.size, from + 4), using: &random)
@@ -119,6 +123,42 @@ struct TreeReplicaFuzzTests {
       guard let block = shape.blocks.randomElement(using: &random) else { return }
       try tree.removeStyle(block.start, block.start + 1, keys: ["k"])
     }
+  }
+
+  /// The tree as one token per index: an opening or closing tag, or one UTF-16 unit of text.
+  private static func tokens(_ tree: JSONTree) -> [String] {
+    func append(_ node: TreeNode, to tokens: inout [String]) {
+      switch node {
+      case .text(let value): tokens += value.utf16.map { "\($0)" }
+      case .element(let type, _, let children):
+        tokens.append("<\(type)")
+        for child in children { append(child, to: &tokens) }
+        tokens.append("</\(type)")
+      }
+    }
+    var tokens: [String] = []
+    guard case .element(_, _, let children) = tree.root else { return tokens }
+    for child in children { append(child, to: &tokens) }
+    return tokens
+  }
+
+  /// Runs `insert`, which inserts `content` at `index` locally, and records an issue unless the
+  /// content's tokens now start at that index with everything else unchanged around it.
+  private static func checkInsert(_ content: TreeNode, at index: Int, on tree: JSONTree, _ insert: () throws -> Void) throws {
+    let before = tokens(tree)
+    try insert()
+    var inserted: [String] = []
+    switch content {
+    case .text(let value): inserted = value.utf16.map { "\($0)" }
+    case .element(let type, _, let children):
+      inserted = ["<\(type)"] + children.flatMap { child -> [String] in
+        guard case .text(let value) = child else { return [] }
+        return value.utf16.map { "\($0)" }
+      } + ["</\(type)"]
+    }
+    let expected = Array(before[..<index]) + inserted + Array(before[index...])
+    let after = tokens(tree)
+    if after != expected { Issue.record("an insert at \(index) landed elsewhere: \(tree.xml)") }
   }
 
   private static func state(_ doc: Document) async -> (json: String, snapshot: Data, pending: Int) {
@@ -152,6 +192,7 @@ struct TreeReplicaFuzzTests {
       return true
     } catch let error as YorkieError where error.code == .changeNotReady {
       // The author's changes depend on changes of others this replica lacks: refused whole.
+      if tracing { print("  refused \(a)→\(r) \(batch.map { "\($0.id.lamport)" }): \(error)") }
       let after = await state(docs[r])
       #expect(after.json == before.json && after.snapshot == before.snapshot && after.pending == before.pending,
               "\(context): a refused delivery changed replica \(r)")
@@ -159,17 +200,24 @@ struct TreeReplicaFuzzTests {
     }
   }
 
-  /// Delivers everything until every replica has every change, in random order.
+  /// Delivers everything until every replica has every change, in random order. Changes go one
+  /// at a time: a batch is refused whole when any of its changes is not ready, and two authors'
+  /// batches can each wait for the other's (a full-log batch would then never be delivered).
   private static func exchangeAll(_ exchange: TreeExchange, docs: [Document], random: inout SeededRandom, context: String) async throws {
     var progress = true
     while progress {
       progress = false
       for r in docs.indices.shuffled(using: &random) {
         for a in docs.indices.shuffled(using: &random) where a != r {
-          if try await deliver(exchange, to: r, from: a, count: Int.max, docs: docs, random: &random, context: context) {
+          while try await deliver(exchange, to: r, from: a, count: 1, docs: docs, random: &random, context: context) {
             progress = true
           }
         }
+      }
+    }
+    for r in docs.indices {
+      for a in docs.indices where a != r && exchange.applied[r][a] != exchange.log[a].count {
+        Issue.record("\(context): a full exchange left replica \(r) with \(exchange.applied[r][a]) of author \(a)'s \(exchange.log[a].count) changes")
       }
     }
   }
