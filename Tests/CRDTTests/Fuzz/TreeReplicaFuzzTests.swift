@@ -26,7 +26,7 @@ import Testing
 
 /// The tree calls the fuzz draws from.
 enum TreeFuzzCall: CaseIterable, Sendable {
-  case insertText, insertParagraph, delete, split, merge, style, removeStyle
+  case insertText, insertParagraph, delete, deleteInText, replaceInText, split, merge, style, removeStyle
 }
 
 /// One replica's log of its own changes, and how many of each author's changes each replica applied.
@@ -103,6 +103,12 @@ struct TreeReplicaFuzzTests {
       try checkInsert(paragraph, at: try tree.pathToIndex([position]), on: tree) {
         try tree.editByPath([position], [position], [paragraph])
       }
+    case .deleteInText, .replaceInText:
+      // A range inside one paragraph's text (a range across tags is a merge).
+      guard let block = textBlock, block.textLength! > 0 else { return }
+      let from = Int.random(in: 0..<block.textLength!, using: &random)
+      let to = Int.random(in: (from + 1)...min(block.textLength!, from + 3), using: &random)
+      try tree.edit(block.start + 1 + from, block.start + 1 + to, kind == .replaceInText ? [.text("r")] : [])
     case .delete:
       let from = Int.random(in: 0...shape.size, using: &random)
       let to = Int.random(in: from...min(shape.size, from + 4), using: &random)
@@ -301,6 +307,16 @@ struct TreeReplicaFuzzTests {
   @Test("replicas inserting text and paragraphs converge", arguments: SeededRandom.seeds(4, base: 31_000))
   func inserts(seed: UInt64) async throws {
     try await TreeReplicaFuzzTests.run(seed: seed, mix: [.insertText, .insertParagraph])
+  }
+
+  @Test("replicas inserting, deleting and replacing text converge", arguments: SeededRandom.seeds(4, base: 33_000))
+  func edits(seed: UInt64) async throws {
+    try await TreeReplicaFuzzTests.run(seed: seed, mix: [.insertText, .insertParagraph, .deleteInText, .replaceInText])
+  }
+
+  @Test("replicas editing text and styling converge", arguments: SeededRandom.seeds(4, base: 34_000))
+  func editsAndStyles(seed: UInt64) async throws {
+    try await TreeReplicaFuzzTests.run(seed: seed, mix: [.insertText, .insertParagraph, .deleteInText, .replaceInText, .style, .removeStyle])
   }
 
   @Test("replicas inserting and styling converge", arguments: SeededRandom.seeds(4, base: 32_000))
