@@ -10,16 +10,6 @@ import Testing
 /// `texts`, `presences`).
 @Suite("Wire fixtures: documents")
 struct FixtureApplyTests {
-  /// Scenarios that use what this SDK does not implement yet; applying them must fail with
-  /// `unsupported` (and once it does not, the state is checked like any other).
-  static let knownUnsupported: [String: String] = [
-    "08-attach-tree.json": "Yorkie's Tree",
-  ]
-
-  /// Scenarios that mix Tree operations into everything else: replayed without them, and
-  /// compared on every member but the trees.
-  static let withoutTrees: Set<String> = ["12-pushpull-handmade.json"]
-
   /// Members where the Go replica that computed `goYSON` shows a result that depends on garbage
   /// collection, replaced by what Yorkie's JS SDK (and the Go SDK once it has collected) shows,
   /// which is this SDK's rule (Convergence article, ArraySet). In 04 a Go writer moved "d" to the
@@ -35,19 +25,9 @@ struct FixtureApplyTests {
     guard let expected = fixture.expected, let ysonText = expected["goYSON"]?.stringValue, let key = fixture.documentKey else { return }
     let observer = Document(key: key)
     var presenceStates: [[ActorID: [String: JSONValue]]] = []
-    do {
-      presenceStates = try await replay(fixture, into: observer, key: key)
-    } catch let error as YorkieError where error.code == .unsupported {
-      #expect(FixtureApplyTests.knownUnsupported[name] != nil, "\(name): \(error)")
-      return
-    }
-    var actual = await observer.rootYSON()
+    presenceStates = try await replay(fixture, into: observer, key: key)
+    let actual = await observer.rootYSON()
     var wanted = try YSON.parse(ysonText)
-    if FixtureApplyTests.withoutTrees.contains(name), case .object(var members) = wanted {
-      for (key, value) in members { if case .tree = value { members[key] = nil } }
-      wanted = .object(members)
-      actual = await observer.rootYSON()
-    }
     if let replacements = FixtureApplyTests.collectionIndependent[name], case .object(var members) = wanted {
       for (key, text) in replacements { members[key] = try YSON.parse(text) }
       wanted = .object(members)
@@ -96,18 +76,7 @@ struct FixtureApplyTests {
       let request = try ProtoJSONReader(exchange["request"] ?? .null, path: "request")
       let fields = try ProtoJSONReader(response, path: "response")
       guard let packJSON = fields.value("changePack") else { continue }
-      var wirePack = try WireChangePack(json: packJSON, path: "\(fixture.name)#\(index).changePack")
-      if FixtureApplyTests.withoutTrees.contains(fixture.name) {
-        for i in wirePack.changes.indices {
-          wirePack.changes[i].operations.removeAll { operation in
-            switch operation {
-            case .treeEdit, .treeStyle: return true
-            case .set(let set): return set.value?.type == .tree
-            default: return false
-            }
-          }
-        }
-      }
+      let wirePack = try WireChangePack(json: packJSON, path: "\(fixture.name)#\(index).changePack")
       let pack = try wirePack.model()
       guard pack.key == key else { continue }
       // Follow the first document attached under the key (a later one is a new document).
