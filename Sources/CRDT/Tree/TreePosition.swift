@@ -17,6 +17,7 @@ public struct TreePosition: Hashable, Sendable, Codable, CustomStringConvertible
     self.pos = pos
   }
 
+  /// The parent's and the left sibling's identities: `(3:…:1:0, 4:…:1:2)`.
   public var description: String { pos.description }
 
   private enum CodingKeys: String, CodingKey {
