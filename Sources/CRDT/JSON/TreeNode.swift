@@ -27,15 +27,12 @@ extension TreeNode: CustomStringConvertible {
     case .element(let type, let attributes, let children):
       output += "<" + type
       for key in attributes.keys.sorted(by: { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }) {
-        output += " " + key + "=\""
+        // The same rule as a tree's XML (CRDTTree.writeXML), on the value a style would store.
         if case .string(let text) = attributes[key]! {
-          output += text
+          CRDTTree.writeXMLAttribute(key, string: text, into: &output)
         } else {
-          var writer = JSONWriter()
-          writer.string(TreeJSON.stringify(attributes[key]!))
-          output += writer.output.dropFirst().dropLast()
+          CRDTTree.writeXMLAttribute(key, json: TreeJSON.stringify(attributes[key]!), into: &output)
         }
-        output += "\""
       }
       output += ">"
       for child in children { child.write(into: &output) }

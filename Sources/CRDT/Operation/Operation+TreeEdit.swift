@@ -16,7 +16,7 @@ extension Operation {
     tree.clearSplitGarbage()
     let result = try tree.edit(from: edit.from, to: edit.to, contents: contents, splitLevel: Int(edit.splitLevel),
                                editedAt: edit.executedAt, splitTickets: edit.splitTickets, versionVector: mode.authorVector,
-                               journal: journal)
+                               describing: mode.describes, journal: journal)
     registerTreeGarbage(result.gcPairs, of: tree, in: root, journal: journal)
     guard mode.describes, let path = root.path(of: tree.createdAt) else { return [] }
     return result.changes.map { OperationInfo(treeChange: $0, path: path) }

@@ -89,16 +89,11 @@ extension CRDTTree {
     output += "<" + node.type
     let live = (node.attributes?.live ?? []).sorted { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }
     for entry in live {
-      output += " " + entry.key + "=\""
       if case .string(let text)? = JSONValueParser.parse(entry.value) {
-        output += text
+        writeXMLAttribute(entry.key, string: text, into: &output)
       } else {
-        var writer = JSONWriter()
-        writer.string(entry.value)
-        // escapeString of the raw JSON, without the quotes JSONWriter.string adds.
-        output += writer.output.dropFirst().dropLast()
+        writeXMLAttribute(entry.key, json: entry.value, into: &output)
       }
-      output += "\""
     }
     output += ">"
     var child = node.firstChild
@@ -107,6 +102,22 @@ extension CRDTTree {
       child = current.nextSibling
     }
     output += "</" + node.type + ">"
+  }
+}
+
+extension CRDTTree {
+  /// ` key="value"`: a string attribute as it is.
+  static func writeXMLAttribute(_ key: String, string: String, into output: inout String) {
+    output += " " + key + "=\"" + string + "\""
+  }
+
+  /// ` key="<escaped JSON>"`: any other attribute as its JSON text, escaped as Yorkie's
+  /// `escapeString` (`bold="true"`, `img="{\"src\":\"a.png\"}"`).
+  static func writeXMLAttribute(_ key: String, json: String, into output: inout String) {
+    var writer = JSONWriter()
+    writer.string(json)
+    // The escaped text without the quotes JSONWriter.string adds.
+    output += " " + key + "=\"" + writer.output.dropFirst().dropLast() + "\""
   }
 }
 
