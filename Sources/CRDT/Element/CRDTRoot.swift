@@ -86,6 +86,15 @@ package final class CRDTRoot {
   @exclusivity(unchecked) private var garbageTexts: [ObjectIdentifier: CRDTText] = [:]
   /// The text noted last while it is in `garbageTexts` (deletions come in runs on one text).
   @exclusivity(unchecked) private var lastGarbageText: ObjectIdentifier?
+  /// Trees whose ordering log may hold operations (`CRDTTree+Ordering.swift`): each GC pass
+  /// lets them forget the operations every replica has seen, and a tree leaves the set when its
+  /// log is empty. Not journaled: an extra member only costs a look.
+  private var orderedTrees: [ObjectIdentifier: CRDTTree] = [:]
+
+  /// Notes that `tree` applied an operation (its ordering log is not empty).
+  package func noteOrderedTree(_ tree: CRDTTree) {
+    if orderedTrees.isEmpty || orderedTrees[ObjectIdentifier(tree)] == nil { orderedTrees[ObjectIdentifier(tree)] = tree }
+  }
 
   package init(object: CRDTObject = CRDTObject(createdAt: .initial)) {
     self.object = object
@@ -319,6 +328,19 @@ package final class CRDTRoot {
       }
       count += deregister(entry.element)
     }
+    // Trees forget the operations nothing older can come before any more; the nodes their
+    // remaining operations name stay until those are forgotten too (they may be undone).
+    var treePins: [ObjectIdentifier: Set<ObjectIdentifier>] = [:]
+    for (key, tree) in orderedTrees {
+      tree.forgetStableOperations(minSyncedVersionVector)
+      if !tree.hasOrderLog { orderedTrees[key] = nil }
+    }
+    func pinned(_ node: CRDTTreeNode, of tree: CRDTTree) -> Bool {
+      guard tree.hasOrderLog else { return false }
+      let pins = treePins[ObjectIdentifier(tree)] ?? tree.orderLogPins()
+      treePins[ObjectIdentifier(tree)] = pins
+      return pins.contains(ObjectIdentifier(node))
+    }
     for (key, pair) in gcPairs.entries where minSyncedVersionVector.covers(pair.removedAt) {
       switch pair.child {
       case .arrayPosition(let id):
@@ -333,9 +355,13 @@ package final class CRDTRoot {
       case .treeNode(let id):
         // The pair carries the removal it was registered with; a later concurrent removal
         // re-registers it with the newer ticket (see Operation+TreeEdit.swift).
-        if case .tree(let tree) = pair.parent.kind, let node = tree.node(id) { tree.purge(node) }
+        if case .tree(let tree) = pair.parent.kind, let node = tree.node(id) {
+          guard !pinned(node, of: tree) else { continue }
+          tree.purge(node)
+        }
       case .treeAttribute(let id, let name):
         if case .tree(let tree) = pair.parent.kind, let node = tree.node(id) {
+          guard !pinned(node, of: tree) else { continue }
           tree.purgeAttribute(of: node, key: name, removedAt: pair.removedAt)
         }
       }

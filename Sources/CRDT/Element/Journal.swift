@@ -76,6 +76,22 @@ package final class Journal {
   /// The number of records of the running transaction.
   package var count: Int { fullChunks.count * Journal.chunkSize + records.count }
 
+  /// The records of `tree` appended since `savepoint` (a ``count`` taken earlier), in order,
+  /// without its ordering records: what the tree's ordering log keeps of one operation.
+  package func treeRecords(since savepoint: Int, of tree: CRDTTree) -> [CRDTTree.Undo] {
+    var found: [CRDTTree.Undo] = []
+    var index = savepoint
+    while index < count {
+      let chunk = index / Journal.chunkSize
+      let record = chunk < fullChunks.count ? fullChunks[chunk][index % Journal.chunkSize] : records[index - fullChunks.count * Journal.chunkSize]
+      if case .tree(let owner, let undo) = record, owner === tree {
+        if case .order = undo {} else { found.append(undo) }
+      }
+      index += 1
+    }
+    return found
+  }
+
   /// Records how to forget a GC pair that was just registered.
   package func appendUnregister(_ key: CRDTRoot.GCPairKey, parent: CRDTElement) {
     switch key.child {

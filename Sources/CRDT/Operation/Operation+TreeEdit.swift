@@ -9,14 +9,13 @@ extension Operation {
     guard edit.restoreSpans.isEmpty, edit.retombstoneSpans.isEmpty else {
       throw YorkieError(.unsupported, "a TreeEdit that restores nodes by identity (undo/redo) is not supported yet")
     }
-    // Each subtree is built fresh for this execution: an operation is kept and may run again.
-    var contents: [CRDTTreeNode] = []
-    contents.reserveCapacity(edit.contents.count)
-    for records in edit.contents { contents.append(try CRDTTree.buildSubtree(records)) }
+    // Applied in ticket order (CRDTTree+Ordering.swift); each execution builds its subtrees
+    // afresh from the records: an operation is kept and may run again.
     tree.clearSplitGarbage()
-    let result = try tree.edit(from: edit.from, to: edit.to, contents: contents, splitLevel: Int(edit.splitLevel),
-                               editedAt: edit.executedAt, splitTickets: edit.splitTickets, versionVector: mode.authorVector,
-                               describing: mode.describes, journal: journal)
+    let command = CRDTTree.Command(.edit(from: edit.from, to: edit.to, contents: edit.contents, splitLevel: Int(edit.splitLevel),
+                                         splitTickets: edit.splitTickets), editedAt: edit.executedAt)
+    let result = try tree.apply(command, versionVector: mode.authorVector, describing: mode.describes, journal: journal)
+    root.noteOrderedTree(tree)
     registerTreeGarbage(result.gcPairs, of: tree, in: root, journal: journal)
     guard mode.describes, let path = root.path(of: tree.createdAt) else { return [] }
     return result.changes.map { OperationInfo(treeChange: $0, path: path) }

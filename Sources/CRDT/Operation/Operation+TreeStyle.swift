@@ -5,19 +5,12 @@ extension Operation {
                                root: CRDTRoot, journal: Journal, mode: ExecutionMode) throws(YorkieError) -> [OperationInfo] {
     guard case .tree(let tree) = parent.kind else { throw mismatch("TreeStyle", parent, expected: "a tree") }
     tree.clearSplitGarbage()
-    var changes: [TreeChange] = []
-    if !style.attributes.isEmpty || style.attributesToRemove.isEmpty {
-      let result = try tree.style(from: style.from, to: style.to, attributes: style.attributes, editedAt: style.executedAt,
-                                  versionVector: mode.authorVector, journal: journal)
-      registerTreeGarbage(result.gcPairs, of: tree, in: root, journal: journal)
-      changes += result.changes
-    }
-    if !style.attributesToRemove.isEmpty {
-      let result = try tree.removeStyle(from: style.from, to: style.to, keys: style.attributesToRemove, editedAt: style.executedAt,
-                                        versionVector: mode.authorVector, journal: journal)
-      registerTreeGarbage(result.gcPairs, of: tree, in: root, journal: journal)
-      changes += result.changes
-    }
+    let command = CRDTTree.Command(.style(from: style.from, to: style.to, attributes: style.attributes,
+                                          keysToRemove: style.attributesToRemove), editedAt: style.executedAt)
+    let result = try tree.apply(command, versionVector: mode.authorVector, describing: mode.describes, journal: journal)
+    registerTreeGarbage(result.gcPairs, of: tree, in: root, journal: journal)
+    root.noteOrderedTree(tree)
+    let changes = result.changes
     guard mode.describes, let path = root.path(of: tree.createdAt) else { return [] }
     return changes.map { OperationInfo(treeChange: $0, path: path) }
   }

@@ -38,6 +38,7 @@ extension CRDTTree {
       guard pieceOffsets[ticket] == wanted else { throw fail("2: piece offsets of \(ticket): \(String(describing: pieceOffsets[ticket])) vs \(sorted)") }
     }
     for ticket in pieceOffsets.keys where expected[ticket] == nil { throw fail("2: stale piece offsets for \(ticket)") }
+    try checkOrderLog()
   }
 
   /// Invariants 1–5 of the child index of `element`.

@@ -32,6 +32,12 @@ package final class CRDTTree: CRDTElement {
   /// an element split off a removed element): garbage of their own, which the operation layer
   /// registers and then clears (as a text's `splitGarbage`).
   package internal(set) var splitGarbage: [TreeGCPair] = []
+  /// The applied operations an older concurrent one may still come before, by ticket (see
+  /// `CRDTTree+Ordering.swift`).
+  var orderLog: [LoggedOperation] = []
+  /// The newest lamport per actor of the tickets the tree holds, computed when an own operation
+  /// first needs it (see `CRDTTree+Ordering.swift`).
+  var knowledge: VersionVector?
 
   /// Forgets the split tombstones once registered.
   package func clearSplitGarbage() { splitGarbage.removeAll(keepingCapacity: true) }
