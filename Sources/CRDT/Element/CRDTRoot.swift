@@ -356,7 +356,10 @@ package final class CRDTRoot {
         // The pair carries the removal it was registered with; a later concurrent removal
         // re-registers it with the newer ticket (see Operation+TreeEdit.swift).
         if case .tree(let tree) = pair.parent.kind, let node = tree.node(id) {
-          guard !pinned(node, of: tree) else { continue }
+          // An element goes after its children (each purged by its own pair, maybe in a later
+          // pass): a purged parent would leave them registered with a parent reference to
+          // freed memory, and a child removed later than its parent may still be named.
+          guard !pinned(node, of: tree), node.childRoot == nil else { continue }
           tree.purge(node)
         }
       case .treeAttribute(let id, let name):

@@ -225,7 +225,12 @@ extension CRDTTree {
   /// The nodes the log's records name, which garbage collection must not purge (invariant 2).
   package func orderLogPins() -> Set<ObjectIdentifier> {
     var pins = Set<ObjectIdentifier>()
-    func pin(_ node: CRDTTreeNode?) { if let node { pins.insert(ObjectIdentifier(node)) } }
+    // A node's ancestors too: a purged ancestor would leave it (held by a record) with a
+    // parent reference to freed memory.
+    func pin(_ node: CRDTTreeNode?) {
+      var current = node
+      while let next = current, pins.insert(ObjectIdentifier(next)).inserted { current = next.parent }
+    }
     func pin(_ id: TreeNodeID?) { if let id { pin(floorNode(id)) } }
     for entry in orderLog {
       for record in entry.records {

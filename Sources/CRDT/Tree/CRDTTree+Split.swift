@@ -32,12 +32,15 @@ extension CRDTTree {
                    versionVector: VersionVector?, journal: Journal) {
     var parent = fromParent
     var left = fromLeft
-    for ticket in tickets {
+    for (level, ticket) in tickets.enumerated() {
       if left !== parent {
         left = advancePastUnknownSplitSiblings(left, versionVector, relaxParentCheck: true, skipActor: editedAt.actorID)
         if let leftParent = left.parent, leftParent !== parent { parent = leftParent }
       }
-      guard let grand = parent.parent else { return }
+      guard let grand = parent.parent else {
+        insertUnsplittableParts(tickets[level...], after: left, in: parent, editedAt: editedAt, journal: journal)
+        return
+      }
       let after = left === parent ? nil : left
       if let newer = newerConcurrentSplitAtEnd(of: parent, after: after, ticket: ticket, versionVector) {
         splitElement(newer, after: nil, ticket: ticket, versionVector: versionVector, journal: journal)
@@ -46,6 +49,29 @@ extension CRDTTree {
       }
       left = parent
       parent = grand
+    }
+  }
+
+  /// The parts of the levels a remote split cannot make here, because concurrent merges left
+  /// its position fewer levels deep than its author saw it (the root is never split): each
+  /// becomes an empty tombstone element after `left` in the root, forwarding to the root as a
+  /// merged-away element does. Nothing shows, and the identities exist: the author's later
+  /// operations name them, and would otherwise be refused whole on this replica.
+  private func insertUnsplittableParts(_ tickets: ArraySlice<TimeTicket>, after left: CRDTTreeNode, in root: CRDTTreeNode,
+                                       editedAt: TimeTicket, journal: Journal) {
+    var previous: CRDTTreeNode? = left === root ? nil : left
+    let type = previous.map { $0.isText ? root.type : $0.type } ?? root.type
+    for ticket in tickets {
+      let part = CRDTTreeNode(id: TreeNodeID(createdAt: ticket), type: type, attributes: nil)
+      part.removedAt = editedAt
+      part.mergedInto = root.id
+      part.recomputeSubtree()
+      root.insertChild(part, after: previous)
+      root.propagateSizeChange()
+      register(part)
+      journal.append(.tree(self, .inserted(part)))
+      splitGarbage.append(.node(part))
+      previous = part
     }
   }
 

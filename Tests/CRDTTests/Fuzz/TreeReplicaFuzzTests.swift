@@ -304,6 +304,18 @@ struct TreeReplicaFuzzTests {
     print("tree fuzz seed \(seed) done: \(docs.count) replicas, \(exchange.log.map(\.count)) changes, \(rounds) rounds, \(json.utf8.count) bytes")
   }
 
+  /// Concurrent splits and merges, which Yorkie's rules alone do not converge under: applied in
+  /// ticket order here (CRDTTree+Ordering.swift).
+  @Test("replicas splitting, merging and deleting across paragraphs converge", arguments: SeededRandom.seeds(6, base: 35_000))
+  func splitsAndMerges(seed: UInt64) async throws {
+    try await TreeReplicaFuzzTests.run(seed: seed, mix: [.insertText, .insertParagraph, .split, .merge, .delete])
+  }
+
+  @Test("replicas making every kind of tree edit converge", arguments: SeededRandom.seeds(6, base: 36_000))
+  func everything(seed: UInt64) async throws {
+    try await TreeReplicaFuzzTests.run(seed: seed, mix: TreeFuzzCall.allCases)
+  }
+
   @Test("replicas inserting text and paragraphs converge", arguments: SeededRandom.seeds(4, base: 31_000))
   func inserts(seed: UInt64) async throws {
     try await TreeReplicaFuzzTests.run(seed: seed, mix: [.insertText, .insertParagraph])
