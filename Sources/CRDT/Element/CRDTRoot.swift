@@ -360,12 +360,24 @@ package final class CRDTRoot {
           // pass): a purged parent would leave them registered with a parent reference to
           // freed memory, and a child removed later than its parent may still be named.
           guard !pinned(node, of: tree), node.childRoot == nil else { continue }
+          // A pair follows its tombstone when a removal was made again with a newer ticket (an
+          // operation applied again in ticket order, CRDTTree+Ordering.swift): it waits for it.
+          if let removedAt = node.removedAt, !minSyncedVersionVector.covers(removedAt) {
+            _ = gcPairs.updateValue(GCPair(parent: pair.parent, child: pair.child, removedAt: removedAt), forKey: key)
+            continue
+          }
           tree.purge(node)
         }
       case .treeAttribute(let id, let name):
         if case .tree(let tree) = pair.parent.kind, let node = tree.node(id) {
           guard !pinned(node, of: tree) else { continue }
-          tree.purgeAttribute(of: node, key: name, removedAt: pair.removedAt)
+          // As for a node: the pair follows the tombstone's current ticket.
+          let removedAt = node.attributes?.entry(name).flatMap { $0.isRemoved ? $0.updatedAt : nil } ?? pair.removedAt
+          if !minSyncedVersionVector.covers(removedAt) {
+            _ = gcPairs.updateValue(GCPair(parent: pair.parent, child: pair.child, removedAt: removedAt), forKey: key)
+            continue
+          }
+          tree.purgeAttribute(of: node, key: name, removedAt: removedAt)
         }
       }
       gcPairs[key] = nil

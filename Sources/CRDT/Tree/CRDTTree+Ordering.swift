@@ -103,6 +103,11 @@ extension CRDTTree {
                                     stored: entry.versionVector, describing: false, journal: journal)
       result.gcPairs += again.gcPairs
     }
+    // The GC pairs registered along the way followed another order: a tombstone the undone
+    // operations left, or one a replay made again with another ticket, may have no pair or a
+    // pair of another ticket (whose purge would fail and drop it). Every tombstone the undone
+    // and the new records name is registered again as it is now.
+    result.gcPairs += currentGarbage(namedBy: later.map(\.records) + orderLog[position...].map(\.records))
     result.changes = before.map { [CRDTTree.difference(from: $0, to: rootTreeNode(), actor: command.editedAt.actorID)].compactMap { $0 } } ?? []
     return result
   }
@@ -148,6 +153,32 @@ extension CRDTTree {
         result.gcPairs += removed.gcPairs
       }
       return result
+    }
+  }
+
+  /// The tombstones (nodes and attributes) of the registered nodes that `records` name.
+  private func currentGarbage(namedBy records: [[Undo]]) -> [TreeGCPair] {
+    var seen = Set<ObjectIdentifier>()
+    var pairs: [TreeGCPair] = []
+    for node in records.joined().flatMap(CRDTTree.nodesNamed) where seen.insert(ObjectIdentifier(node)).inserted {
+      guard nodesByID[node.id] === node else { continue }  // undone and made again as another object
+      if node.isRemoved { pairs.append(.node(node)) }
+      for entry in node.attributes?.entries ?? [] where entry.isRemoved {
+        pairs.append(.attribute(node, key: entry.key, removedAt: entry.updatedAt))
+      }
+    }
+    return pairs
+  }
+
+  /// The nodes a record holds (not those it names by identity).
+  private static func nodesNamed(by record: Undo) -> [CRDTTreeNode] {
+    switch record {
+    case .splitText(let left, let right, _), .joinedText(let left, let right, _): return [left, right]
+    case .inserted(let node), .removedAt(let node, _), .attributes(let node, _), .insLinks(let node, _, _), .mergedInto(let node, _):
+      return [node]
+    case .unlinked(let node, let parent, let after): return [node] + [parent, after].compactMap { $0 }
+    case .moved(let node, let from, let after, _, _): return [node, from] + [after].compactMap { $0 }
+    case .order: return []
     }
   }
 
