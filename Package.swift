@@ -16,6 +16,7 @@ let package = Package(
     .library(name: "YorkieClient", targets: ["YorkieClient"]),
     .library(name: "YorkieProtocol", targets: ["YorkieProtocol"]),
     .library(name: "YorkieServer", targets: ["YorkieServer"]),
+    .library(name: "YorkieObservation", targets: ["YorkieObservation"]),
     .executable(name: "yorkie-server", targets: ["yorkie-server"]),
     .executable(name: "yorkie-demo", targets: ["yorkie-demo"]),
   ],
@@ -25,6 +26,9 @@ let package = Package(
     // Append-only checksummed logs on local files (server storage, the client's offline store).
     .target(name: "DurableStorage", dependencies: ["CRDT"]),
     .target(name: "YorkieClient", dependencies: ["CRDT", "YorkieProtocol", "DurableStorage"]),
+    // SwiftUI-ready state (issue 25): an @Observable main-actor model of a document, with
+    // batched refreshes. Its own module keeps CRDT and YorkieClient free of UI concerns.
+    .target(name: "YorkieObservation", dependencies: ["CRDT", "YorkieClient"]),
     // The development server (issue 12): YorkieService over Connect + JSON on HTTP/1.1.
     .target(name: "YorkieServer", dependencies: ["CRDT", "YorkieProtocol", "DurableStorage"]),
     .executableTarget(name: "yorkie-server", dependencies: ["YorkieServer"]),
@@ -44,6 +48,8 @@ let package = Package(
     // `yorkie-server` process and the TCP fault-injection proxy.
     .target(name: "YorkieTestSupport", dependencies: ["YorkieServer"], path: "Tests/YorkieTestSupport"),
     .testTarget(name: "YorkieClientTests", dependencies: ["YorkieClient", "YorkieServer", "YorkieProtocol", "YorkieTestSupport"]),
+    .testTarget(
+      name: "YorkieObservationTests", dependencies: ["YorkieObservation", "YorkieClient", "YorkieServer", "CRDT", "YorkieTestSupport"]),
     .testTarget(name: "DurableStorageTests", dependencies: ["DurableStorage", "CRDT"]),
     .testTarget(name: "YorkieServerTests", dependencies: ["YorkieServer", "YorkieProtocol", "CRDT", "YorkieTestSupport", "DurableStorage"]),
   ],
