@@ -19,6 +19,7 @@ let package = Package(
     .library(name: "YorkieObservation", targets: ["YorkieObservation"]),
     .executable(name: "yorkie-server", targets: ["yorkie-server"]),
     .executable(name: "yorkie-demo", targets: ["yorkie-demo"]),
+    .executable(name: "yorkie-swiftui-sample", targets: ["yorkie-swiftui-sample"]),
   ],
   targets: [
     .target(name: "CRDT"),
@@ -34,11 +35,14 @@ let package = Package(
     .executableTarget(name: "yorkie-server", dependencies: ["YorkieServer"]),
     // `swift run yorkie-demo`: three clients edit one document at once and converge (issue 13).
     .executableTarget(name: "yorkie-demo", dependencies: ["YorkieClient", "YorkieServer"]),
+    // `swift run yorkie-swiftui-sample` (issue 25): a to-do board through a DocumentModel,
+    // printed headless; a SwiftUI view of it where SwiftUI exists.
+    .executableTarget(name: "yorkie-swiftui-sample", dependencies: ["YorkieObservation", "YorkieClient", "YorkieServer"]),
     .executableTarget(name: "crdt-bench", dependencies: ["CRDT", "YorkieProtocol"], path: "Benchmarks/crdt-bench"),
     .executableTarget(name: "server-bench", dependencies: ["YorkieServer", "YorkieProtocol", "CRDT"], path: "Benchmarks/server-bench"),
     // The client against a server (issue 13): sync latency, sync throughput, attaching a large document.
     .executableTarget(
-      name: "client-bench", dependencies: ["YorkieClient", "YorkieServer", "YorkieProtocol", "CRDT"], path: "Benchmarks/client-bench"),
+      name: "client-bench", dependencies: ["YorkieClient", "YorkieServer", "YorkieProtocol", "CRDT", "YorkieObservation"], path: "Benchmarks/client-bench"),
     .testTarget(name: "CRDTTests", dependencies: ["CRDT"]),
     .testTarget(name: "YorkieProtocolTests", dependencies: ["YorkieProtocol", "CRDT"], resources: [.copy("Fixtures/wire"), .copy("Fixtures/interop")]),
     // Uses only the public API (no @testable): what an outside package can do with YorkieProtocol.
