@@ -33,6 +33,7 @@ func runSample() async throws {
   func show(_ step: String, until done: () -> Bool) async {
     for _ in 0..<2_000 where !done() { try? await Task.sleep(nanoseconds: 5_000_000) }
     print("— \(step)\n\(screen.rendered)\n")
+    if ProcessInfo.processInfo.environment["SAMPLE_DEBUG"] != nil { print(screen.model.value.jsonString, Result { try screen.model.decode([Todo].self, at: "$.todos") }) }
   }
 
   await show("Bob joins") { screen.cursors.map(\.name) == ["bob"] && screen.model.isSaved }
