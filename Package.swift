@@ -16,8 +16,10 @@ let package = Package(
     .library(name: "YorkieClient", targets: ["YorkieClient"]),
     .library(name: "YorkieProtocol", targets: ["YorkieProtocol"]),
     .library(name: "YorkieServer", targets: ["YorkieServer"]),
+    .library(name: "YorkieObservation", targets: ["YorkieObservation"]),
     .executable(name: "yorkie-server", targets: ["yorkie-server"]),
     .executable(name: "yorkie-demo", targets: ["yorkie-demo"]),
+    .executable(name: "yorkie-swiftui-sample", targets: ["yorkie-swiftui-sample"]),
   ],
   targets: [
     .target(name: "CRDT"),
@@ -25,16 +27,22 @@ let package = Package(
     // Append-only checksummed logs on local files (server storage, the client's offline store).
     .target(name: "DurableStorage", dependencies: ["CRDT"]),
     .target(name: "YorkieClient", dependencies: ["CRDT", "YorkieProtocol", "DurableStorage"]),
+    // SwiftUI-ready state (issue 25): an @Observable main-actor model of a document, with
+    // batched refreshes. Its own module keeps CRDT and YorkieClient free of UI concerns.
+    .target(name: "YorkieObservation", dependencies: ["CRDT", "YorkieClient"]),
     // The development server (issue 12): YorkieService over Connect + JSON on HTTP/1.1.
     .target(name: "YorkieServer", dependencies: ["CRDT", "YorkieProtocol", "DurableStorage"]),
     .executableTarget(name: "yorkie-server", dependencies: ["YorkieServer"]),
     // `swift run yorkie-demo`: three clients edit one document at once and converge (issue 13).
     .executableTarget(name: "yorkie-demo", dependencies: ["YorkieClient", "YorkieServer"]),
+    // `swift run yorkie-swiftui-sample` (issue 25): a to-do board through a DocumentModel,
+    // printed headless; a SwiftUI view of it where SwiftUI exists.
+    .executableTarget(name: "yorkie-swiftui-sample", dependencies: ["YorkieObservation", "YorkieClient", "YorkieServer"]),
     .executableTarget(name: "crdt-bench", dependencies: ["CRDT", "YorkieProtocol"], path: "Benchmarks/crdt-bench"),
     .executableTarget(name: "server-bench", dependencies: ["YorkieServer", "YorkieProtocol", "CRDT"], path: "Benchmarks/server-bench"),
     // The client against a server (issue 13): sync latency, sync throughput, attaching a large document.
     .executableTarget(
-      name: "client-bench", dependencies: ["YorkieClient", "YorkieServer", "YorkieProtocol", "CRDT"], path: "Benchmarks/client-bench"),
+      name: "client-bench", dependencies: ["YorkieClient", "YorkieServer", "YorkieProtocol", "CRDT", "YorkieObservation"], path: "Benchmarks/client-bench"),
     .testTarget(name: "CRDTTests", dependencies: ["CRDT"]),
     .testTarget(name: "YorkieProtocolTests", dependencies: ["YorkieProtocol", "CRDT"], resources: [.copy("Fixtures/wire"), .copy("Fixtures/interop")]),
     // Uses only the public API (no @testable): what an outside package can do with YorkieProtocol.
@@ -44,6 +52,8 @@ let package = Package(
     // `yorkie-server` process and the TCP fault-injection proxy.
     .target(name: "YorkieTestSupport", dependencies: ["YorkieServer"], path: "Tests/YorkieTestSupport"),
     .testTarget(name: "YorkieClientTests", dependencies: ["YorkieClient", "YorkieServer", "YorkieProtocol", "YorkieTestSupport"]),
+    .testTarget(
+      name: "YorkieObservationTests", dependencies: ["YorkieObservation", "YorkieClient", "YorkieServer", "CRDT", "YorkieTestSupport"]),
     .testTarget(name: "DurableStorageTests", dependencies: ["DurableStorage", "CRDT"]),
     .testTarget(name: "YorkieServerTests", dependencies: ["YorkieServer", "YorkieProtocol", "CRDT", "YorkieTestSupport", "DurableStorage"]),
   ],

@@ -33,6 +33,9 @@
 //                    new client on its folder resumes it (the attach is timed: a local restore)
 //                    and syncs 10 peer edits (bytes received against the fresh attach's).
 //                    --repeat N: median of N (default 3).
+//   observe_remote_burst  10,000 remote one-character changes in packs of 100 (one every 20 ms)
+//                    under a DocumentModel and under the glue (re-read doc.value per event):
+//                    main-actor ms and notifications (no server). --repeat N: median (default 3).
 //
 // Each case that needs a server gets a fresh in-process one (YorkieDevServer in memory,
 // snapshot threshold and interval 500 as in Yorkie) unless --server is given (store_load_large
@@ -73,6 +76,7 @@ let benchCases = [
   BenchCase(name: "store_update", summary: "an update's cost with no store, in memory, batched and per-update on disk (µs)", run: storeUpdateCase),
   BenchCase(name: "store_load_large", summary: "attach of a stored 259,778-edit document + 1,000 local changes, from disk alone", run: storeLoadLargeCase),
   BenchCase(name: "store_bytes", summary: "bytes the store writes per edit over automerge-paper, with rebases", run: storeBytesCase),
+  BenchCase(name: "observe_remote_burst", summary: "10,000 remote changes in packs of 100 under a DocumentModel vs glue: main-actor ms", run: observeRemoteBurstCase),
   BenchCase(name: "resume_large", summary: "a restarted client resumes a stored 259,778-change document, then syncs 10 edits", run: resumeLargeCase),
 ]
 

@@ -83,6 +83,16 @@ public struct YorkieError: Error, Sendable, CustomStringConvertible {
     public static let invalidSplitLevel = Code("invalidSplitLevel")
     /// A tree range whose start comes after its end, or an offset inside a surrogate pair.
     public static let invalidTreeRange = Code("invalidTreeRange")
+    /// An `Encodable` value that ``JSONValueEncoder`` cannot turn into a ``JSONValue`` (a
+    /// container its `encode(to:)` left empty, two values at one place); ``YorkieError/field``
+    /// is the path of the offending value, such as `$.todos.2.due`. A number Yorkie cannot
+    /// store is ``invalidNumber`` and a key with a `.` is ``invalidKey``, with the path too.
+    public static let encodingFailed = Code("encodingFailed")
+    /// A ``JSONValue`` that does not decode into the requested `Decodable` type (a missing key,
+    /// another kind of value, a number that does not fit the Swift type); ``YorkieError/field``
+    /// is the path that did not decode, such as `$.todos.2.due`, and
+    /// ``YorkieError/underlying`` the `DecodingError` that says how.
+    public static let decodingFailed = Code("decodingFailed")
   }
 
   /// What went wrong.

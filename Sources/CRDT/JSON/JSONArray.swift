@@ -17,6 +17,12 @@ public final class JSONArray {
     self.target = target
   }
 
+  /// Where this proxy's element is (`$.todos.0`), for the paths in errors; `$` for a proxy that
+  /// names no element.
+  var elementPath: String {
+    target.readable(context).flatMap { context.root.path(of: $0.createdAt) } ?? "$"
+  }
+
   /// The number of live elements.
   public var count: Int { target.readable(context)?.count ?? 0 }
 

@@ -141,6 +141,12 @@ public final class JSONObject {
 
   // MARK: Internals
 
+  /// Where this proxy's element is (`$.todos.0`), for the paths in errors; `$` for a proxy that
+  /// names no element.
+  var elementPath: String {
+    target.readable(context).flatMap { context.root.path(of: $0.createdAt) } ?? "$"
+  }
+
   /// Whether the object has a live member `key` (without building its value).
   func has(_ key: String) -> Bool { target.readable(context)?.get(key) != nil }
 

@@ -1,0 +1,92 @@
+import Foundation
+import Observation
+import Testing
+import YorkieServer
+
+@testable import CRDT
+@testable import YorkieClient
+@testable import YorkieObservation
+
+/// The model over a client, against the in-process development server: a peer's edit, a peer's
+/// presence change, and the connection dropping and coming back each notify once.
+@MainActor
+@Suite("DocumentModel with a client", .serialized)
+struct DocumentModelServerTests {
+  private func client(_ url: URL, _ key: String) async throws -> Client {
+    var options = ClientOptions(reconnect: ReconnectPolicy(base: 0.1, multiplier: 2, cap: 0.3, minimumDelay: 0.05))
+    options.key = key
+    let client = Client(url, options: options)
+    try await client.activate()
+    return client
+  }
+
+  @Test("a peer's edit and a peer's presence change each notify once")
+  func remoteEditAndPresence() async throws {
+    let server = YorkieDevServer(configuration: YorkieDevServer.Configuration())
+    let url = try server.start()
+    defer { server.stop() }
+    let ann = try await client(url, "ann")
+    let bob = try await client(url, "bob")
+    let annDoc = Document(key: "model-remote")
+    try await ann.attach(annDoc, initialPresence: ["name": "ann"], initialRoot: ["title": .value("draft")])
+    let model = DocumentModel(document: annDoc, client: ann)
+    let bobDoc = Document(key: "model-remote")
+    try await bob.attach(bobDoc, initialPresence: ["name": "bob", "cursor": 0])
+    #expect(await eventually { model.others.map(\.presence) == [["name": "bob", "cursor": 0]] && model.isSaved })
+    #expect(model.myPresence == ["name": "ann"])
+    #expect(model.connection == .connected)
+    await settle()
+
+    let edits = ObservationCounter { readEverything(model) }
+    try await bobDoc.update { root, _ in root["title"] = "final" }
+    #expect(await eventually { model.value["title"] == "final" })
+    await settle()
+    #expect(edits.count == 1)
+    edits.stop()
+
+    let presence = ObservationCounter { readEverything(model) }
+    try await bobDoc.update { _, presence in presence.set(["cursor": 4]) }
+    #expect(await eventually { model.others.first?.presence["cursor"] == 4 })
+    await settle()
+    #expect(presence.count == 1)
+    presence.stop()
+    await ann.close()
+    await bob.close()
+  }
+
+  @Test("the connection dropping and coming back each notify a view of the connection once")
+  func connectionDropAndRecovery() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("model-drop-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var configuration = YorkieDevServer.Configuration(dataDirectory: folder)
+    let first = YorkieDevServer(configuration: configuration)
+    let url = try first.start()
+    configuration.port = url.port ?? 0
+    let ann = try await client(url, "ann")
+    let doc = Document(key: "model-drop")
+    try await ann.attach(doc)
+    let model = DocumentModel(document: doc, client: ann)
+    #expect(await eventually { model.connection == .connected && model.isSaved })
+    await settle()
+    let connection = ObservationCounter { _ = model.connection }
+
+    first.stop()
+    #expect(await eventually { model.connection == .disconnected })
+    await settle()
+    #expect(connection.count == 1)
+
+    let second = YorkieDevServer(configuration: configuration)
+    _ = try second.start()
+    defer { second.stop() }
+    #expect(await eventually { model.connection == .connected })
+    await settle()
+    #expect(connection.count == 2)
+    connection.stop()
+
+    // An edit is unsaved until the server acknowledges it.
+    try await model.update { root, _ in root["after"] = true }
+    #expect(model.isSaved == false)
+    #expect(await eventually { model.isSaved })
+    await ann.close()
+  }
+}

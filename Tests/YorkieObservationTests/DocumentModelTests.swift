@@ -1,0 +1,127 @@
+import Foundation
+import Observation
+import Testing
+import YorkieServer
+
+@testable import CRDT
+@testable import YorkieClient
+@testable import YorkieObservation
+
+/// A to-do as the app models it.
+private struct Todo: Codable, Equatable, Sendable {
+  var title: String
+  var done: Bool
+}
+
+/// A main-actor view model over the document model, as an app writes one: its edits pass
+/// copies of main-actor state into `update` and compile in Swift 6 mode without `@unchecked`
+/// or `nonisolated(unsafe)`.
+@MainActor
+private final class TodoScreen {
+  let model: DocumentModel
+  var draft = ""
+
+  init(model: DocumentModel) { self.model = model }
+
+  var todos: [Todo] { (try? model.decode([Todo].self, at: "$.todos")) ?? [] }
+
+  func add() async throws {
+    let todo = Todo(title: draft, done: false)
+    try await model.update(message: "add") { root, _ in
+      if root.array("todos") == nil { _ = root.setNewArray("todos") }
+      try root.array("todos")?.append(encoding: todo)
+    }
+    draft = ""
+  }
+}
+
+@MainActor
+@Suite("DocumentModel", .serialized)
+struct DocumentModelTests {
+  @Test("an edit through the model shows when it returns, decoded, and notifies once")
+  func localEdit() async throws {
+    let screen = TodoScreen(model: DocumentModel(document: Document(key: "todos")))
+    await screen.model.refresh()
+    let counter = ObservationCounter { readEverything(screen.model) }
+    screen.draft = "milk"
+    try await screen.add()
+    #expect(screen.todos == [Todo(title: "milk", done: false)])
+    #expect(screen.model.isSaved == false)  // no client: the change waits for an acknowledgement
+    await settle()
+    #expect(counter.count == 1)
+  }
+
+  @Test("a pulled pack of 1,000 changes is one observable update")
+  func thousandChangePack() async throws {
+    let (local, remote) = try await makeReplicas(key: "burst")
+    let model = DocumentModel(document: local)
+    await model.refresh()
+    let before = model.statistics.notifications
+    let counter = ObservationCounter { readEverything(model) }
+    try await remote.update { root, _ in _ = root.setNewText("note") }
+    for index in 0..<999 {
+      try await remote.update { root, _ in _ = try root.text("note")?.edit(index, index, "x") }
+    }
+    let pack = try await remote.createChangePack()
+    #expect(pack.changes.count == 1000)
+    try await local.applyChangePack(pack)
+    #expect(await eventually { model.value["note"]?.textValue?.string.count == 999 })
+    await settle()
+    #expect(counter.count == 1)
+    #expect(model.statistics.notifications - before == 1)
+  }
+
+  @Test("events more often than the interval make at most one refresh per interval")
+  func coalescesTyping() async throws {
+    let (local, remote) = try await makeReplicas(key: "typing")
+    // A long interval makes the rule visible without timing the test: 20 packs applied in
+    // a row, each its own set of events, all land in the refresh that follows the first.
+    let model = DocumentModel(document: local, refreshInterval: .seconds(1))
+    await model.refresh()
+    try await remote.update { root, _ in _ = root.setNewText("note") }
+    try await local.applyChangePack(try await remote.createChangePack())
+    #expect(await eventually { model.value["note"] != nil })
+    let refreshes = model.statistics.refreshes
+    for index in 0..<20 {
+      try await remote.update { root, _ in _ = try root.text("note")?.edit(index, index, "k") }
+      try await local.applyChanges(try await remote.changes(since: await local.versionVector))
+    }
+    #expect(await eventually { model.value["note"]?.textValue?.string.count == 20 })
+    #expect(model.statistics.refreshes - refreshes == 1)
+  }
+
+  @Test("releasing the model ends its tasks and the document's subscription")
+  func releaseEndsObservation() async throws {
+    let doc = Document(key: "released")
+    weak var weakModel: DocumentModel?
+    let feed: RefreshFeed
+    do {
+      let model = DocumentModel(document: doc)
+      await model.refresh()
+      weakModel = model
+      feed = model.feed
+      #expect(feed.runningTasks == 2)
+      #expect(await doc.hasSubscribers)
+    }
+    #expect(weakModel == nil)
+    #expect(await eventually { feed.runningTasks == 0 })
+    #expect(await eventually { await !doc.hasSubscribers })
+    // Later changes reach no one.
+    try await doc.update { root, _ in root["after"] = true }
+    #expect(feed.runningTasks == 0)
+  }
+
+  @Test("decode reads the model's value and names the path that failed")
+  func decodeFromModel() async throws {
+    let model = DocumentModel(document: Document(key: "decode"))
+    try await model.update { root, _ in root["todos"] = [["title": "milk", "done": "no"]] }
+    #expect(throws: YorkieError.self) { try model.decode([Todo].self, at: "$.todos") }
+    do {
+      _ = try model.decode([Todo].self, at: "$.todos")
+    } catch let error as YorkieError {
+      #expect(error.code == .decodingFailed)
+      #expect(error.field == "$.todos.0.done")
+    }
+    #expect(try model.decode(String.self, at: "$.todos.0.title") == "milk")
+  }
+}
