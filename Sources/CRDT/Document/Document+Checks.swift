@@ -55,6 +55,18 @@ extension Document {
     }.joined(separator: "\n")
   }
 
+  /// The number of operations in the ordering log of the tree at `path` (see
+  /// `CRDTTree+Ordering.swift`), nil when no tree is there (for tests).
+  package func debugTreeOrderLogCount(_ path: String) -> Int? {
+    var current: CRDTElement = root.object
+    for part in path.split(separator: ".").dropFirst() {
+      guard case .object(let object) = current.kind, let child = object.get(String(part)) else { return nil }
+      current = child
+    }
+    guard case .tree(let tree) = current.kind else { return nil }
+    return tree.orderLog.count
+  }
+
   /// A dump of the positions of the array at `path` (debugging aid for tests).
   package func debugPositions(_ path: String) -> String {
     var current: CRDTElement = root.object
