@@ -81,13 +81,14 @@ extension CRDTTree {
     let (toParent, toLeft) = split(try resolveForEdit(to, editedAt: editedAt, versionVector: versionVector), journal: journal)
 
     var result = ChangeResult()
-    result.changes.append(TreeChange(
-      kind: .content, actor: editedAt.actorID, from: startIndex, to: max(startIndex, endIndex), fromPath: fromPath,
-      toPath: startIndex <= endIndex ? toPath : fromPath, contents: nil, splitLevel: splitLevel))
 
-    // 03–04. Collect, then delete.
+    // 03–04. Collect (the deletion changes are described before anything is removed), then delete.
     let collected = collect(fromParent: fromParent, fromLeft: fromLeft, toParent: toParent, toLeft: toLeft,
                             editedAt: editedAt, versionVector: versionVector)
+    if describing {
+      result.changes = deletionChanges(collected, actor: editedAt.actorID,
+                                       edgePaths: ((startIndex, fromPath), (max(startIndex, endIndex), startIndex <= endIndex ? toPath : fromPath)))
+    }
     for node in collected.removals where tombstone(node, editedAt: editedAt, journal: journal) {
       result.gcPairs.append(.node(node))
     }
@@ -98,6 +99,10 @@ extension CRDTTree {
 
     // 06. Split element levels.
     splitLevels(from: fromParent, left: fromLeft, tickets: tickets, editedAt: editedAt, versionVector: versionVector, journal: journal)
+    if describing && splitLevel > 0 {
+      result.changes.append(TreeChange(kind: .content, actor: editedAt.actorID, from: startIndex, to: startIndex, fromPath: fromPath,
+                                       toPath: fromPath, contents: nil, splitLevel: splitLevel))
+    }
 
     // 07. Insert.
     var leftInChildren: CRDTTreeNode? = fromLeft === fromParent ? nil : fromLeft
@@ -117,7 +122,15 @@ extension CRDTTree {
       leftInChildren = content
       if describing && !content.isRemoved { alive.append(CRDTTree.treeNode(content)) }
     }
-    if !alive.isEmpty { result.changes[0].contents = alive }
+    // The insertion joins the change that ends at its place (a replacement), as Yorkie reports it.
+    if !alive.isEmpty {
+      if let last = result.changes.indices.last, result.changes[last].from == startIndex {
+        result.changes[last].contents = alive
+      } else {
+        result.changes.append(TreeChange(kind: .content, actor: editedAt.actorID, from: startIndex, to: startIndex, fromPath: fromPath,
+                                         toPath: fromPath, contents: alive, splitLevel: 0))
+      }
+    }
     return result
   }
 

@@ -10,6 +10,12 @@ extension CRDTTree {
     var mergeSources = Set<ObjectIdentifier>()
     /// The children of the merge sources, tombstones included, in order.
     var moving: [CRDTTreeNode] = []
+    /// The visible tokens of the range, from `startIndex` on, and for each whether the edit
+    /// removes it (Yorkie's `tokensToBeRemoved`): the runs of removed tokens are the deletion
+    /// changes an event reports.
+    var tokens: [Token] = []
+    var removedTokens: [Bool] = []
+    var startIndex = 0
   }
 
   /// Resolves a position for an edit or style: Yorkie's `FindTreeNodesWithSplitText`, then the
@@ -60,13 +66,17 @@ extension CRDTTree {
         current = next
       }
     }
-    let tokens = self.tokens(between: toIndex(parent: collectParent, left: collectLeft), and: toIndex(parent: toParent, left: toLeft))
+    let startIndex = toIndex(parent: collectParent, left: collectLeft)
+    let tokens = self.tokens(between: startIndex, and: toIndex(parent: toParent, left: toLeft))
     var collected = Collected()
+    collected.startIndex = startIndex
+    collected.tokens = tokens
+    collected.removedTokens = Array(repeating: false, count: tokens.count)
     var removing = Set<ObjectIdentifier>()
     func remove(_ node: CRDTTreeNode) {
       if removing.insert(ObjectIdentifier(node)).inserted { collected.removals.append(node) }
     }
-    for token in tokens {
+    for (position, token) in tokens.enumerated() {
       let node = token.node
       // §4.3 Skip Concurrent Element Merge (yorkie#1725 Fix 9): crossing into an element the
       // author never saw is an artifact of a concurrent split, not a merge it meant.
@@ -80,6 +90,7 @@ extension CRDTTree {
         removing.contains(ObjectIdentifier($0)) && !collected.mergeSources.contains(ObjectIdentifier($0))
       } ?? false
       guard canDelete(node, editedAt: editedAt, versionVector: versionVector) || parentRemoving else { continue }
+      collected.removedTokens[position] = true
       guard token.type == .text || token.type == .start else { continue }
       remove(node)
       // §4.1 Split Sibling Cascade (yorkie#1722 Fix 1): the parts a concurrent split made of a
@@ -91,6 +102,31 @@ extension CRDTTree {
       }
     }
     return collected
+  }
+
+  /// Yorkie's `makeDeletionChanges`: one content change per run of removed tokens (runs that
+  /// touch are one), newest range first, in this replica's indexes before the deletion. A
+  /// range holding content the author had not seen is reported around it, so that an editor
+  /// applying the changes keeps that content as the tree does.
+  func deletionChanges(_ collected: Collected, actor: ActorID, edgePaths: (from: (Int, [Int]), to: (Int, [Int]))) -> [TreeChange] {
+    var runs: [(from: Int, to: Int)] = []
+    var index = collected.startIndex
+    for (token, removed) in zip(collected.tokens, collected.removedTokens) {
+      let width = token.type == .text ? token.node.length : 1
+      if removed {
+        if let last = runs.last, last.to == index { runs[runs.count - 1].to = index + width } else { runs.append((index, index + width)) }
+      }
+      index += width
+    }
+    func path(_ index: Int) -> [Int] {
+      if index == edgePaths.from.0 { return edgePaths.from.1 }
+      if index == edgePaths.to.0 { return edgePaths.to.1 }
+      return (try? indexToPath(index)) ?? []
+    }
+    return runs.reversed().map { run in
+      TreeChange(kind: .content, actor: actor, from: run.from, to: run.to, fromPath: path(run.from), toPath: path(run.to),
+                 contents: nil, splitLevel: 0)
+    }
   }
 
   /// Calls `body` with each element after `node` in its split chain whose creation the author

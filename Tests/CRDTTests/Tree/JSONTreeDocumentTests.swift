@@ -140,6 +140,48 @@ struct JSONTreeDocumentTests {
     #expect(change.operations.map(\.description) == [#"tree-edit $.t 3..<3 [0, 2]..<[0, 2] c"#])
   }
 
+  @Test("a deletion around text inserted concurrently is reported as one change per deleted run, the later first (Yorkie's makeDeletionChanges)")
+  func deletionAroundConcurrentInsert() async throws {
+    let (a, b) = await makeReplicas(key: "tree")
+    try await a.update { root, _ in _ = root.setNewTree("t", .element("doc", children: [.element("p", children: [.text("abcd")])])) }
+    try await b.applyChanges(try await a.changes(since: await b.versionVector))
+    try await b.update { root, _ in try root.tree("t")?.edit(3, 3, [.text("x")]) }   // ab|cd on b
+    try await a.update { root, _ in root["bump"] = 1 }  // a's deletion is the newer: no reordering on b
+    try await a.update { root, _ in root["bump"] = 2 }
+    try await a.update { root, _ in try root.tree("t")?.edit(1, 5) }                 // a removes abcd
+    let events = await b.events()
+    try await b.applyChanges(try await a.changes(since: await b.versionVector))
+    #expect(try await treeXML(b) == "<doc><p>x</p></doc>")
+    let received = await EventTests.take(3, from: events)
+    guard case .remoteChange(let change)? = received.last else {
+      Issue.record("expected a remote change, got \(received)")
+      return
+    }
+    // On b the paragraph held abxcd: cd (4..<6) and ab (1..<3) go, x stays.
+    #expect(change.operations.map(\.description) == [
+      #"tree-edit $.t 4..<6 [0, 3]..<[0, 5]"#, #"tree-edit $.t 1..<3 [0, 0]..<[0, 2]"#,
+    ])
+  }
+
+  @Test("a split and an insertion at another place than a deletion are reported as their own changes")
+  func splitAndInsertChanges() async throws {
+    let doc = try await treeDocument(docWithAB)
+    let events = await doc.events()
+    try await doc.update { root, _ in try root.tree("t")?.edit(2, 2, splitLevel: 1) }
+    try await doc.update { root, _ in try root.tree("t")?.edit(1, 1) }  // deletes nothing, inserts nothing
+    try await doc.update { root, _ in try root.tree("t")?.edit(1, 2, [.text("z")]) }
+    let received = await EventTests.take(3, from: events)
+    guard received.count == 3, case .localChange(let split) = received[0], case .localChange(let nothing) = received[1],
+      case .localChange(let replace) = received[2] else {
+      Issue.record("expected three local changes, got \(received)")
+      return
+    }
+    #expect(split.operations.map(\.description) == [#"tree-edit $.t 2..<2 [0, 1]..<[0, 1] split=1"#])
+    #expect(nothing.operations.isEmpty)  // as Yorkie: an edit that changed nothing reports nothing
+    #expect(replace.operations.map(\.description) == [#"tree-edit $.t 1..<2 [0, 0]..<[0, 1] z"#])
+    #expect(try await treeXML(doc) == "<doc><p>z</p><p>b</p></doc>")
+  }
+
   @Test("a snapshot of a document with a tree loads into a fresh document with the same JSON and XML")
   func snapshotRoundTrip() async throws {
     let (a, _) = await makeReplicas(key: "tree")
