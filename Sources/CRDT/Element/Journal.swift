@@ -59,6 +59,9 @@ package final class Journal {
   /// of one counter needs one record (rollback restores the oldest value anyway). Cleared with
   /// the records, and whenever a rollback to a savepoint may have dropped its record.
   @exclusivity(unchecked) private var journaledCounter: CRDTCounter?
+  /// Whether the document's size is recorded since the transaction began or the last
+  /// savepoint was taken (``noteSizeChange(_:)``).
+  @exclusivity(unchecked) private var sizeRecorded = false
 
   package init() {}
 
@@ -75,6 +78,29 @@ package final class Journal {
 
   /// The number of records of the running transaction.
   package var count: Int { fullChunks.count * Journal.chunkSize + records.count }
+
+  /// A point of the running transaction that ``rollBack(to:_:)`` can return to.
+  package struct Savepoint {
+    fileprivate let count: Int
+  }
+
+  /// Marks the current point of the transaction, to roll back to it if what follows fails.
+  package func savepoint() -> Savepoint {
+    // The next size change records the size as it is here, so rolling back restores it.
+    sizeRecorded = false
+    return Savepoint(count: count)
+  }
+
+  /// Called before every change of the document's size (``CRDTRoot/size``): records the size
+  /// once after each savepoint and at the start of the transaction, which is all a rollback
+  /// needs to give it back (to any savepoint, or whole). The size is a running total kept
+  /// outside the elements, so no element's undo record restores it; one record per operation
+  /// at most instead of one per change.
+  @inline(__always) package func noteSizeChange(_ root: CRDTRoot) {
+    if sizeRecorded { return }
+    sizeRecorded = true
+    append(.root(.size(root.size)))
+  }
 
   /// Records how to forget a GC pair that was just registered.
   package func appendUnregister(_ key: CRDTRoot.GCPairKey, parent: CRDTElement) {
@@ -120,6 +146,7 @@ package final class Journal {
   /// Forgets the records, keeping the buffer for the next transaction.
   package func commit() {
     journaledCounter = nil
+    sizeRecorded = false
     heldTexts.removeAll()
     heldArrays.removeAll()
     heldObjects.removeAll()
@@ -133,16 +160,21 @@ package final class Journal {
 
   /// Reverses every recorded mutation, newest first.
   package func rollBack(_ root: CRDTRoot) {
-    rollBack(to: 0, root)
+    rollBack(toCount: 0, root)
     commit()
   }
 
-  /// Reverses the mutations recorded after `savepoint` (a ``count`` taken earlier), newest
+  /// Reverses the mutations recorded after `savepoint` (taken earlier by ``savepoint()``), newest
   /// first, and forgets their records: one operation that failed halfway leaves no trace while
   /// the transaction goes on.
-  package func rollBack(to savepoint: Int, _ root: CRDTRoot) {
+  package func rollBack(to savepoint: Savepoint, _ root: CRDTRoot) {
+    rollBack(toCount: savepoint.count, root)
+  }
+
+  private func rollBack(toCount savepoint: Int, _ root: CRDTRoot) {
     precondition(savepoint >= 0 && savepoint <= count, "a savepoint is a count taken in this transaction")
     journaledCounter = nil
+    sizeRecorded = false
     while count > savepoint {
       if records.isEmpty { records = fullChunks.removeLast() }
       undo(records.removeLast(), root)

@@ -8,6 +8,8 @@ extension Operation {
       throw YorkieError(.elementNotFound, "array \(array.createdAt) cannot move \(createdAt) after \(previousCreatedAt)")
     }
     let previousIndex = mode.describes ? CRDTArray.infoIndex(array, createdAt) : nil
+    let moved = array.element(createdAt: createdAt)
+    let ticketsBefore = moved?.ticketsSize ?? .zero
     guard let result = array.move(createdAt, afterPosition: previousCreatedAt, executedAt: executedAt) else {
       throw YorkieError(.elementNotFound, "array \(array.createdAt) cannot move \(createdAt) after \(previousCreatedAt)")
     }
@@ -16,6 +18,10 @@ extension Operation {
     let pair = CRDTRoot.GCPair(parent: array, child: .arrayPosition(dead.id), removedAt: dead.removedAt ?? executedAt)
     root.registerGCPair(pair)
     journal.append(.root(.unregisterPositionGCPair(array, dead.id)))
+    // The element may take a move ticket; the position it left is garbage.
+    var change = DocSize(gc: array.deadPositionSize(result.deadPosition))
+    if let moved { change.add(moved.ticketsSize - ticketsBefore, garbage: moved.isRemoved) }
+    root.charge(change, in: array, journal: journal)
     guard mode.describes, let path = root.path(of: array.createdAt) else { return [] }
     return [OperationInfo(type: .move, path: path, index: CRDTArray.infoIndex(array, createdAt), previousIndex: previousIndex)]
   }

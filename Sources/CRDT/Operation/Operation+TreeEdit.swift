@@ -14,9 +14,11 @@ extension Operation {
     contents.reserveCapacity(edit.contents.count)
     for records in edit.contents { contents.append(try CRDTTree.buildSubtree(records)) }
     tree.clearSplitGarbage()
+    let tally = tree.sizeTally
     let result = try tree.edit(from: edit.from, to: edit.to, contents: contents, splitLevel: Int(edit.splitLevel),
                                editedAt: edit.executedAt, splitTickets: edit.splitTickets, versionVector: mode.authorVector,
                                describing: mode.describes, journal: journal)
+    root.charge(tree.sizeTally - tally, in: tree, journal: journal)
     registerTreeGarbage(result.gcPairs, of: tree, in: root, journal: journal)
     guard mode.describes, let path = root.path(of: tree.createdAt) else { return [] }
     return result.changes.map { OperationInfo(treeChange: $0, path: path) }

@@ -32,6 +32,11 @@ package final class CRDTTree: CRDTElement {
   /// an element split off a removed element): garbage of their own, which the operation layer
   /// registers and then clears (as a text's `splitGarbage`).
   package internal(set) var splitGarbage: [TreeGCPair] = []
+  /// A running sum of how registering nodes and the forward steps of edits and styles changed
+  /// the tree's size (see `CRDTTree+Size.swift`). Only differences mean something: an
+  /// operation reads it before and after, and charges the difference to the root
+  /// (``CRDTRoot/charge(_:in:journal:)``). Rollback and garbage collection do not keep it.
+  package internal(set) var sizeTally = DocSize()
 
   /// Forgets the split tombstones once registered.
   package func clearSplitGarbage() { splitGarbage.removeAll(keepingCapacity: true) }
@@ -66,6 +71,7 @@ package final class CRDTTree: CRDTElement {
 
   func register(_ node: CRDTTreeNode) {
     nodesByID[node.id] = node
+    sizeTally += CRDTTree.nodeSize(node)
     let ticket = node.id.createdAt
     if node.id.offset == 0 && pieceOffsets[ticket] == nil { return }
     var offsets = pieceOffsets[ticket] ?? (nodesByID[TreeNodeID(createdAt: ticket)] != nil && node.id.offset != 0 ? [0] : [])
