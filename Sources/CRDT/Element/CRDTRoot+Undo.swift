@@ -11,7 +11,7 @@ extension CRDTRoot {
     indirect case unregisterGCPair(GCPairKey)
     /// Puts back a GC pair that a newer one replaced (rare; boxed like `unregisterGCPair`).
     indirect case restoreGCPair(GCPair)
-    /// Gives the document back the size it had before the first change the record precedes
+    /// Gives the document back the size it had before the transaction's first change of it
     /// (see ``Journal/noteSizeChange(_:)``).
     case size(DocSize)
   }

@@ -59,9 +59,9 @@ package final class Journal {
   /// of one counter needs one record (rollback restores the oldest value anyway). Cleared with
   /// the records, and whenever a rollback to a savepoint may have dropped its record.
   @exclusivity(unchecked) private var journaledCounter: CRDTCounter?
-  /// Whether the document's size is recorded since the transaction began or the last
-  /// savepoint was taken (``noteSizeChange(_:)``).
-  @exclusivity(unchecked) private var sizeRecorded = false
+  /// Where the record of the document's size at the start of the transaction is, once a
+  /// change of the size made one (``noteSizeChange(_:)``).
+  @exclusivity(unchecked) private var sizeRecordedAt: Int?
 
   package init() {}
 
@@ -82,23 +82,22 @@ package final class Journal {
   /// A point of the running transaction that ``rollBack(to:_:)`` can return to.
   package struct Savepoint {
     fileprivate let count: Int
+    /// The document's size there, given back by the rollback.
+    fileprivate let size: DocSize
   }
 
   /// Marks the current point of the transaction, to roll back to it if what follows fails.
-  package func savepoint() -> Savepoint {
-    // The next size change records the size as it is here, so rolling back restores it.
-    sizeRecorded = false
-    return Savepoint(count: count)
-  }
+  package func savepoint(_ root: CRDTRoot) -> Savepoint { Savepoint(count: count, size: root.size) }
 
   /// Called before every change of the document's size (``CRDTRoot/size``): records the size
-  /// once after each savepoint and at the start of the transaction, which is all a rollback
-  /// needs to give it back (to any savepoint, or whole). The size is a running total kept
-  /// outside the elements, so no element's undo record restores it; one record per operation
-  /// at most instead of one per change.
+  /// once per transaction, before its first change, which is all rolling back the whole
+  /// transaction needs to give it back (a savepoint carries its own). The size is a running
+  /// total kept outside the elements, so no element's undo record restores it; one record
+  /// per transaction instead of one per change (or per operation: a whole editing trace in
+  /// one update takes a savepoint per edit).
   @inline(__always) package func noteSizeChange(_ root: CRDTRoot) {
-    if sizeRecorded { return }
-    sizeRecorded = true
+    if sizeRecordedAt != nil { return }
+    sizeRecordedAt = count
     append(.root(.size(root.size)))
   }
 
@@ -146,7 +145,7 @@ package final class Journal {
   /// Forgets the records, keeping the buffer for the next transaction.
   package func commit() {
     journaledCounter = nil
-    sizeRecorded = false
+    sizeRecordedAt = nil
     heldTexts.removeAll()
     heldArrays.removeAll()
     heldObjects.removeAll()
@@ -169,16 +168,17 @@ package final class Journal {
   /// the transaction goes on.
   package func rollBack(to savepoint: Savepoint, _ root: CRDTRoot) {
     rollBack(toCount: savepoint.count, root)
+    root.size = savepoint.size
   }
 
   private func rollBack(toCount savepoint: Int, _ root: CRDTRoot) {
     precondition(savepoint >= 0 && savepoint <= count, "a savepoint is a count taken in this transaction")
     journaledCounter = nil
-    sizeRecorded = false
     while count > savepoint {
       if records.isEmpty { records = fullChunks.removeLast() }
       undo(records.removeLast(), root)
     }
+    if let at = sizeRecordedAt, at >= savepoint { sizeRecordedAt = nil }
   }
 
   private func undo(_ record: Record, _ root: CRDTRoot) {
