@@ -51,7 +51,7 @@ extension CRDTRoot {
     let kind = element.kind
     let own = kind.ownSize()
     var total = inGarbage ? own.asGarbage : own
-    kind.forEachChild { total += subtreeSize(of: $0, garbage: inGarbage) }
+    if kind.holdsElements { kind.forEachChild { total += subtreeSize(of: $0, garbage: inGarbage) } }
     return total
   }
 
@@ -59,10 +59,15 @@ extension CRDTRoot {
   /// removal ticket): what a new element adds before it is registered removed.
   @inline(__always) static func attachedSize(of element: CRDTElement, garbage: Bool) -> DocSize {
     let kind = element.kind
+    if case .primitive(let primitive) = kind {
+      // The common case (a value set or appended), without the walk: its tickets and value.
+      let own = DataSize(data: primitive.value.dataSize, meta: DataSize.ticket * (primitive.movedAt == nil ? 1 : 2))
+      return garbage ? DocSize(gc: own) : DocSize(live: own)
+    }
     var own = kind.ownSize()
     if element.isRemoved { own.live.meta -= DataSize.ticket }
     var total = garbage ? own.asGarbage : own
-    kind.forEachChild { total += subtreeSize(of: $0, garbage: garbage) }
+    if kind.holdsElements { kind.forEachChild { total += subtreeSize(of: $0, garbage: garbage) } }
     return total
   }
 
@@ -85,6 +90,15 @@ extension CRDTRoot {
 }
 
 extension ElementKind {
+  /// Whether the kind holds elements (objects and arrays): the walks skip the others' children
+  /// (a primitive set or appended is the common case, and costs no walk).
+  @inline(__always) var holdsElements: Bool {
+    switch self {
+    case .object, .array: return true
+    case .primitive, .counter, .text, .tree: return false
+    }
+  }
+
   /// Whether the kind holds something other elements or nodes can lie in (objects, arrays,
   /// texts, trees): only those make what is below them garbage when removed.
   @inline(__always) package var holdsContent: Bool {

@@ -8,8 +8,6 @@ extension Operation {
       throw YorkieError(.elementNotFound, "array \(array.createdAt) cannot move \(createdAt) after \(previousCreatedAt)")
     }
     let previousIndex = mode.describes ? CRDTArray.infoIndex(array, createdAt) : nil
-    let moved = array.element(createdAt: createdAt)
-    let ticketsBefore = moved?.ticketsSize ?? .zero
     guard let result = array.move(createdAt, afterPosition: previousCreatedAt, executedAt: executedAt) else {
       throw YorkieError(.elementNotFound, "array \(array.createdAt) cannot move \(createdAt) after \(previousCreatedAt)")
     }
@@ -18,9 +16,12 @@ extension Operation {
     let pair = CRDTRoot.GCPair(parent: array, child: .arrayPosition(dead.id), removedAt: dead.removedAt ?? executedAt)
     root.registerGCPair(pair)
     journal.append(.root(.unregisterPositionGCPair(array, dead.id)))
-    // The element may take a move ticket; the position it left is garbage.
+    // The position that died is garbage; an element moved for the first time takes a move
+    // ticket (read off the result: no second lookup of the element).
     var change = DocSize(gc: array.deadPositionSize(result.deadPosition))
-    if let moved { change.add(moved.ticketsSize - ticketsBefore, garbage: moved.isRemoved) }
+    if result.oldPosition != nil, result.previousElementMovedAt == nil, let moved = array.nodes[Int(result.newPosition)].element {
+      change.add(DataSize(meta: DataSize.ticket), garbage: moved.isRemoved)
+    }
     root.charge(change, in: array, journal: journal)
     guard mode.describes, let path = root.path(of: array.createdAt) else { return [] }
     return [OperationInfo(type: .move, path: path, index: CRDTArray.infoIndex(array, createdAt), previousIndex: previousIndex)]
