@@ -94,7 +94,8 @@ extension Document {
   }
 
   /// Verifies the invariants of every element in the document (``ElementCapabilities``'s
-  /// `checkInvariants`), that the root registers every element it should, and the text garbage
+  /// `checkInvariants`), that the root registers every element it should, that the running
+  /// ``size`` is the size counted from scratch, and the text garbage
   /// bookkeeping (`CRDTRoot.checkGarbageInvariants()`); returns the first violation.
   /// Tests call it after every step.
   package func checkInvariants() -> String? {
@@ -109,6 +110,11 @@ extension Document {
         problem = "element \(element.createdAt) is in the tree but not in the registry"
       }
     }
-    return problem ?? root.checkGarbageInvariants()
+    if let problem { return problem }
+    // The running size must be the size counted from scratch: this is what makes the
+    // incremental accounting trustworthy (every change is checked, fuzzers included).
+    let recomputed = root.recomputedSize()
+    if root.size != recomputed { return "the document size is \(root.size), counted from scratch \(recomputed)" }
+    return root.checkGarbageInvariants()
   }
 }

@@ -53,6 +53,15 @@ extension Document {
     return TreeValue(tree)
   }
 
+  /// The document's size in bytes, counted as Yorkie's `getDocSize()` counts it: `live` for
+  /// the document as it reads, `gc` for the tombstones garbage collection has yet to purge
+  /// (see ``DocSize`` and ``DataSize`` for what each part costs).
+  ///
+  /// Kept up to date by every change, so reading it costs nothing. It depends only on the
+  /// document's state: replicas holding the same document (tombstones included) report the
+  /// same size, and a document loaded from a snapshot reports what the original did.
+  public var size: DocSize { root.size }
+
   /// Whether there are local changes the server has not acknowledged.
   public var hasLocalChanges: Bool { !localChanges.isEmpty }
 

@@ -11,6 +11,9 @@ extension CRDTRoot {
     indirect case unregisterGCPair(GCPairKey)
     /// Puts back a GC pair that a newer one replaced (rare; boxed like `unregisterGCPair`).
     indirect case restoreGCPair(GCPair)
+    /// Gives the document back the size it had before the transaction's first change of it
+    /// (see ``Journal/noteSizeChange(_:)``).
+    case size(DocSize)
   }
 
   /// Applies one undo record (rollback only).
@@ -26,6 +29,8 @@ extension CRDTRoot {
       unregisterGCPair(key)
     case .restoreGCPair(let pair):
       registerGCPair(pair)
+    case .size(let size):
+      self.size = size
     }
   }
 }

@@ -95,6 +95,14 @@ package final class CRDTRoot {
   package func noteOrderedTree(_ tree: CRDTTree) {
     if orderedTrees.isEmpty || orderedTrees[ObjectIdentifier(tree)] == nil { orderedTrees[ObjectIdentifier(tree)] = tree }
   }
+  /// The document's size (Yorkie's `getDocSize()`): counted from scratch when the root is built,
+  /// then kept up to date by every change (see `CRDTRoot+Size.swift`). Rollback restores it
+  /// from the journal (``Journal/noteSizeChange(_:)``).
+  @exclusivity(unchecked) package internal(set) var size = DocSize()
+  /// How many of the tombstones in `removed` can hold something (objects, arrays, texts,
+  /// trees). While there is none, nothing lies inside a removed element, and finding out where
+  /// a change belongs (``isGarbage(_:)``) costs nothing.
+  @exclusivity(unchecked) var removedHolders = 0
 
   package init(object: CRDTObject = CRDTObject(createdAt: .initial)) {
     self.object = object
@@ -139,6 +147,8 @@ package final class CRDTRoot {
     for tree in trees {
       for pair in tree.gcPairs() { registerGCPair(CRDTRoot.gcPair(pair, in: tree)) }
     }
+    removedHolders = removed.reduce(0) { $0 + ($1.element.kind.holdsContent ? 1 : 0) }
+    size = recomputedSize()
   }
 
   /// The GC pair of a tree's tombstone: a removed node (with its current removal ticket) or a
@@ -168,8 +178,12 @@ package final class CRDTRoot {
   /// The number of registered containers and counters, the root included.
   package var elementCount: Int { registry.count }
 
-  /// Registers `element` (and every container below it) as a child of `parent`.
-  @inline(__always) package func register(_ element: CRDTElement, parent: CRDTElement) {
+  /// Registers `element` (and every container below it) as a child of `parent`, and adds its
+  /// size to the document's as if it were not removed itself: a new element that arrives
+  /// removed (a losing Set) is then registered removed, which moves it to garbage as any removal.
+  @inline(__always) package func register(_ element: CRDTElement, parent: CRDTElement, journal: Journal) {
+    journal.noteSizeChange(self)
+    size += CRDTRoot.attachedSize(of: element, garbage: isGarbage(parent))
     if !element.kind.isRegistered { return }
     registry[element.createdAt] = Entry(element: element, parent: parent)
     registerDescendants(of: element)
@@ -206,14 +220,21 @@ package final class CRDTRoot {
 
   // MARK: Garbage
 
-  /// Records a tombstone element for garbage collection.
-  package func registerRemoved(_ element: CRDTElement, parent: CRDTElement) {
+  /// Records a tombstone element for garbage collection: `element` was just removed (it was
+  /// live, or registered as if it were), so its size moves to garbage.
+  package func registerRemoved(_ element: CRDTElement, parent: CRDTElement, journal: Journal) {
     removed.append(Entry(element: element, parent: parent))
+    if element.kind.holdsContent { removedHolders += 1 }
+    journal.noteSizeChange(self)
+    chargeRemoval(of: element, parent: parent)
   }
 
   /// Forgets a tombstone (rollback of a local removal: usually the newest one).
   package func unregisterRemoved(_ createdAt: TimeTicket) {
-    if let index = removed.lastIndex(where: { $0.element.createdAt == createdAt }) { removed.remove(at: index) }
+    if let index = removed.lastIndex(where: { $0.element.createdAt == createdAt }) {
+      if removed[index].element.kind.holdsContent { removedHolders -= 1 }
+      removed.remove(at: index)
+    }
   }
 
   /// Notes that `text` now holds removed pieces (its garbage is found there).
@@ -307,7 +328,10 @@ package final class CRDTRoot {
     // Sorted so that the work (not the result) is deterministic.
     purgedInPass = []
     defer {
-      if let purged = purgedInPass, !purged.isEmpty { removed.removeAll { purged.contains($0.element.createdAt) } }
+      if let purged = purgedInPass, !purged.isEmpty {
+        removed.removeAll { purged.contains($0.element.createdAt) }
+        removedHolders = removed.reduce(0) { $0 + ($1.element.kind.holdsContent ? 1 : 0) }
+      }
       purgedInPass = nil
     }
     for entry in removed.sorted(by: { $0.element.createdAt < $1.element.createdAt }) {
@@ -326,6 +350,8 @@ package final class CRDTRoot {
         }
         purge(entry.element, from: parent)
       }
+      // A tombstone and everything below it are garbage.
+      size.gc -= CRDTRoot.subtreeSize(of: entry.element, garbage: true).gc
       count += deregister(entry.element)
     }
     // Trees forget the operations nothing older can come before any more; the nodes their
@@ -346,27 +372,32 @@ package final class CRDTRoot {
       case .arrayPosition(let id):
         if case .array(let array) = pair.parent.kind, let handle = array.position(withID: id) {
           guard safe(array, handle) else { continue }
+          let purged = array.deadPositionSize(handle)
           array.purgeDeadPosition(handle)
+          chargePurge(purged, in: array)
         }
       case .textAttribute(let id, let name):
-        if case .text(let text) = pair.parent.kind, let handle = text.piece(withID: id, hint: pair.handle) {
-          _ = text.purgeAttribute(handle, key: name, removedAt: pair.removedAt)
+        if case .text(let text) = pair.parent.kind, let handle = text.piece(withID: id, hint: pair.handle),
+          let purged = text.attributeTombstoneSize(handle, key: name, removedAt: pair.removedAt),
+          text.purgeAttribute(handle, key: name, removedAt: pair.removedAt) {
+          chargePurge(purged, in: text)
         }
       case .treeNode(let id):
         // The pair carries the removal it was registered with; a later concurrent removal
         // re-registers it with the newer ticket (see Operation+TreeEdit.swift).
         if case .tree(let tree) = pair.parent.kind, let node = tree.node(id) {
-          // An element goes after its children (each purged by its own pair, maybe in a later
-          // pass): a purged parent would leave them registered with a parent reference to
-          // freed memory, and a child removed later than its parent may still be named.
-          guard !pinned(node, of: tree), node.childRoot == nil else { continue }
+          // Its removed children wait for their own pairs, detached (`purge`), as Yorkie purges
+          // them; an element still holding live content (a concurrent insertion its removal
+          // did not see) stays, so that no live node is cut off the tree.
+          guard !pinned(node, of: tree), node.isText || node.size == 0 else { continue }
           // A pair follows its tombstone when a removal was made again with a newer ticket (an
           // operation applied again in ticket order, CRDTTree+Ordering.swift): it waits for it.
           if let removedAt = node.removedAt, !minSyncedVersionVector.covers(removedAt) {
             _ = gcPairs.updateValue(GCPair(parent: pair.parent, child: pair.child, removedAt: removedAt), forKey: key)
             continue
           }
-          tree.purge(node)
+          let purged = CRDTTree.nodeSize(node).gc
+          if tree.purge(node) { chargePurge(purged, in: tree) }
         }
       case .treeAttribute(let id, let name):
         if case .tree(let tree) = pair.parent.kind, let node = tree.node(id) {
@@ -377,7 +408,10 @@ package final class CRDTRoot {
             _ = gcPairs.updateValue(GCPair(parent: pair.parent, child: pair.child, removedAt: removedAt), forKey: key)
             continue
           }
-          tree.purgeAttribute(of: node, key: name, removedAt: removedAt)
+          if let purged = CRDTTree.attributeTombstoneSize(of: node, key: name, removedAt: removedAt),
+            tree.purgeAttribute(of: node, key: name, removedAt: removedAt) {
+            chargePurge(purged, in: tree)
+          }
         }
       }
       gcPairs[key] = nil
@@ -403,6 +437,7 @@ package final class CRDTRoot {
           #if CRDT_INTERNAL_CHECKS
           precondition(text.isSafeToPurge(handle, minSyncedVersionVector), "GC safety table disagrees at \(text.id(of: handle))")
           #endif
+          chargePurge(text.pieceSize(handle).gc, in: text)
           text.purge(handle)
           remaining -= 1
           count += 1

@@ -96,6 +96,18 @@ package enum ElementKind {
     }
   }
 
+  /// The element's own size, without the elements it contains (``ElementCapabilities/ownSize()``).
+  @inline(__always) package func ownSize() -> DocSize {
+    switch self {
+    case .primitive(let element): return element.ownSize()
+    case .object(let element): return element.ownSize()
+    case .array(let element): return element.ownSize()
+    case .text(let element): return element.ownSize()
+    case .counter(let element): return element.ownSize()
+    case .tree(let element): return element.ownSize()
+    }
+  }
+
   /// The first broken invariant of the element itself (not of its children), if any.
   package func checkInvariants() -> String? {
     switch self {
@@ -128,6 +140,15 @@ package protocol ElementCapabilities: CRDTElement {
   /// purged (a leaf calls it never). Registration, garbage counts and deregistration walk the
   /// document through it.
   func forEachChild(_ body: (CRDTElement) -> Void)
+  /// The element's own size, counted from scratch as Yorkie's `getDataSize` counts it: its
+  /// tickets (``CRDTElement/ticketsSize``) and data, with everything it holds that is not an
+  /// element (a text's pieces, a tree's nodes, style attributes, an array's dead positions),
+  /// never the elements it contains. `live` is what the element adds to a live document, `gc`
+  /// its own garbage (removed pieces and nodes, removed attributes, dead positions); inside a
+  /// removed element all of it is garbage, which the root decides. The root adds these up
+  /// once (a new element, a snapshot) and then follows every change incrementally; debug
+  /// builds compare the two after each change (``CRDTRoot/recomputedSize()``).
+  func ownSize() -> DocSize
   /// Verifies the element's own invariants (tests and `CRDT_INTERNAL_CHECKS`); returns the
   /// first violation.
   func checkInvariants() -> String?

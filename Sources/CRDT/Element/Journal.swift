@@ -59,6 +59,9 @@ package final class Journal {
   /// of one counter needs one record (rollback restores the oldest value anyway). Cleared with
   /// the records, and whenever a rollback to a savepoint may have dropped its record.
   @exclusivity(unchecked) private var journaledCounter: CRDTCounter?
+  /// Where the record of the document's size at the start of the transaction is, once a
+  /// change of the size made one (``noteSizeChange(_:)``).
+  @exclusivity(unchecked) private var sizeRecordedAt: Int?
 
   package init() {}
 
@@ -90,6 +93,28 @@ package final class Journal {
       index += 1
     }
     return found
+  }
+
+  /// A point of the running transaction that ``rollBack(to:_:)`` can return to.
+  package struct Savepoint {
+    fileprivate let count: Int
+    /// The document's size there, given back by the rollback.
+    fileprivate let size: DocSize
+  }
+
+  /// Marks the current point of the transaction, to roll back to it if what follows fails.
+  package func savepoint(_ root: CRDTRoot) -> Savepoint { Savepoint(count: count, size: root.size) }
+
+  /// Called before every change of the document's size (``CRDTRoot/size``): records the size
+  /// once per transaction, before its first change, which is all rolling back the whole
+  /// transaction needs to give it back (a savepoint carries its own). The size is a running
+  /// total kept outside the elements, so no element's undo record restores it; one record
+  /// per transaction instead of one per change (or per operation: a whole editing trace in
+  /// one update takes a savepoint per edit).
+  @inline(__always) package func noteSizeChange(_ root: CRDTRoot) {
+    if sizeRecordedAt != nil { return }
+    sizeRecordedAt = count
+    append(.root(.size(root.size)))
   }
 
   /// Records how to forget a GC pair that was just registered.
@@ -136,6 +161,7 @@ package final class Journal {
   /// Forgets the records, keeping the buffer for the next transaction.
   package func commit() {
     journaledCounter = nil
+    sizeRecordedAt = nil
     heldTexts.removeAll()
     heldArrays.removeAll()
     heldObjects.removeAll()
@@ -149,20 +175,26 @@ package final class Journal {
 
   /// Reverses every recorded mutation, newest first.
   package func rollBack(_ root: CRDTRoot) {
-    rollBack(to: 0, root)
+    rollBack(toCount: 0, root)
     commit()
   }
 
-  /// Reverses the mutations recorded after `savepoint` (a ``count`` taken earlier), newest
+  /// Reverses the mutations recorded after `savepoint` (taken earlier by ``savepoint()``), newest
   /// first, and forgets their records: one operation that failed halfway leaves no trace while
   /// the transaction goes on.
-  package func rollBack(to savepoint: Int, _ root: CRDTRoot) {
+  package func rollBack(to savepoint: Savepoint, _ root: CRDTRoot) {
+    rollBack(toCount: savepoint.count, root)
+    root.size = savepoint.size
+  }
+
+  private func rollBack(toCount savepoint: Int, _ root: CRDTRoot) {
     precondition(savepoint >= 0 && savepoint <= count, "a savepoint is a count taken in this transaction")
     journaledCounter = nil
     while count > savepoint {
       if records.isEmpty { records = fullChunks.removeLast() }
       undo(records.removeLast(), root)
     }
+    if let at = sizeRecordedAt, at >= savepoint { sizeRecordedAt = nil }
   }
 
   private func undo(_ record: Record, _ root: CRDTRoot) {

@@ -52,7 +52,7 @@ package final class UpdateContext {
   /// catches the error and goes on records exactly what it applied.
   package func push(_ operation: consuming Operation, target: CRDTElement) throws(YorkieError) {
     assert(target.createdAt == operation.parentCreatedAt, "a local operation targets the element its proxy holds")
-    let savepoint = journal.count
+    let savepoint = journal.savepoint(root)
     let result: [OperationInfo]
     do {
       result = try operation.execute(on: root, journal: journal, mode: mode, target: target)
@@ -106,7 +106,7 @@ package final class UpdateContext {
   @inline(__always) package func pushEdit(_ text: CRDTText, from: TextPosition, to: TextPosition, range: (Int, Int),
                                           content: String, attributes: [String: String]?) throws(YorkieError) {
     let ticket = issueTicket()
-    let savepoint = journal.count
+    let savepoint = journal.savepoint(root)
     let result: [OperationInfo]
     do {
       result = try Operation.applyEdit(text, from: from, to: to, content: content, attributes: attributes, executedAt: ticket,

@@ -24,10 +24,10 @@ extension Operation {
   static func applyAdd(_ array: CRDTArray, _ element: CRDTElement, after previousCreatedAt: TimeTicket, executedAt: TimeTicket,
                        anchorHint: Int32 = -1, root: CRDTRoot, journal: Journal, mode: ExecutionMode) -> [OperationInfo] {
     array.insert(element, afterPosition: previousCreatedAt, executedAt: executedAt, anchorHint: anchorHint)
-    root.register(element, parent: array)
+    root.register(element, parent: array, journal: journal)
     journal.append(array, .insert(element.createdAt))
     if element.isRemoved {
-      root.registerRemoved(element, parent: array)
+      root.registerRemoved(element, parent: array, journal: journal)
       journal.append(.root(.unregisterRemoved(element.createdAt)))
     }
     guard mode.describes, let path = root.path(of: array.createdAt) else { return [] }

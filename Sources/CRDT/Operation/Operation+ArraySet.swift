@@ -15,7 +15,7 @@ extension Operation {
     let element = value.materialize(for: mode)
     array.insert(element, afterPosition: anchor, executedAt: executedAt)
     journal.append(array, .unlink(element))
-    root.register(element, parent: array)
+    root.register(element, parent: array, journal: journal)
     journal.append(.root(.deregister(element)))
     let oldRemovedAt = target.removedAt
     // A target a concurrent removal got first still takes this later removal time (as in
@@ -23,7 +23,7 @@ extension Operation {
     if array.remove(createdAt: createdAt, executedAt: executedAt) != nil || target.removedAt != oldRemovedAt {
       journal.append(array, .restoreElement(target, removedAt: oldRemovedAt))
       if oldRemovedAt == nil {
-        root.registerRemoved(target, parent: array)
+        root.registerRemoved(target, parent: array, journal: journal)
         journal.append(.root(.unregisterRemoved(createdAt)))
       }
     }

@@ -14,8 +14,10 @@ extension Operation {
   static func applyEdit(_ text: CRDTText, from: TextPosition, to: TextPosition, content: String, attributes: [String: String]?,
                         executedAt: TimeTicket, knownRange: (Int, Int)?,
                         root: CRDTRoot, journal: Journal, mode: ExecutionMode) throws(YorkieError) -> [OperationInfo] {
+    let tally = text.sizeTally
     let result = try text.edit(from: from, to: to, content: content, attributes: attributes, editedAt: executedAt,
                                mode: mode, journal: journal, knownRange: knownRange)
+    root.charge(text.sizeTally - tally, in: text, journal: journal)
     if !text.splitGarbage.isEmpty { registerSplitGarbage(of: text, in: root, journal: journal) }
     if result.removedCount > 0 { root.noteTextGarbage(text) }
     guard mode.describes, let path = root.path(of: text.createdAt) else { return [] }

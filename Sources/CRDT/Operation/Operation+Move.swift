@@ -16,6 +16,13 @@ extension Operation {
     let pair = CRDTRoot.GCPair(parent: array, child: .arrayPosition(dead.id), removedAt: dead.removedAt ?? executedAt)
     root.registerGCPair(pair)
     journal.append(.root(.unregisterPositionGCPair(array, dead.id)))
+    // The position that died is garbage; an element moved for the first time takes a move
+    // ticket (read off the result: no second lookup of the element).
+    var change = DocSize(gc: array.deadPositionSize(result.deadPosition))
+    if result.oldPosition != nil, result.previousElementMovedAt == nil, let moved = array.nodes[Int(result.newPosition)].element {
+      change.add(DataSize(meta: DataSize.ticket), garbage: moved.isRemoved)
+    }
+    root.charge(change, in: array, journal: journal)
     guard mode.describes, let path = root.path(of: array.createdAt) else { return [] }
     return [OperationInfo(type: .move, path: path, index: CRDTArray.infoIndex(array, createdAt), previousIndex: previousIndex)]
   }

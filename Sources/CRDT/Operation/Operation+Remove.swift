@@ -14,7 +14,7 @@ extension Operation {
       if object.remove(createdAt: createdAt, executedAt: executedAt) != nil || element.removedAt != oldRemovedAt {
         journal.append(.removedAt(element, oldRemovedAt))
         if oldRemovedAt == nil {
-          root.registerRemoved(element, parent: object)
+          root.registerRemoved(element, parent: object, journal: journal)
           journal.append(.root(.unregisterRemoved(createdAt)))
         }
       }
@@ -28,7 +28,7 @@ extension Operation {
       if array.remove(createdAt: createdAt, executedAt: executedAt) != nil || element.removedAt != oldRemovedAt {
         journal.append(array, .restoreElement(element, removedAt: oldRemovedAt))
         if oldRemovedAt == nil {
-          root.registerRemoved(element, parent: array)
+          root.registerRemoved(element, parent: array, journal: journal)
           journal.append(.root(.unregisterRemoved(createdAt)))
         }
       }

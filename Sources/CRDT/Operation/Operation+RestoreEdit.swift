@@ -23,6 +23,8 @@ extension Operation {
     }
     let (restoring, removing) = restoreMode == .retombstone ? (retombstoneSpans, restoreSpans) : (restoreSpans, retombstoneSpans)
     try CRDTText.validate(restoring: restoring, removing: removing)
+    let tally = text.sizeTally
+    defer { root.charge(text.sizeTally - tally, in: text, journal: journal) }
     var changes: [(from: Int, to: Int, value: String)] = []
     // 1. Remove again what the reversed edit inserted.
     if !removing.isEmpty {

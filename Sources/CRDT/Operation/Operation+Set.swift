@@ -14,12 +14,12 @@ extension Operation {
   static func applySet(_ object: CRDTObject, _ key: String, _ element: CRDTElement, executedAt: TimeTicket,
                        root: CRDTRoot, journal: Journal, mode: ExecutionMode) throws(YorkieError) -> [OperationInfo] {
     let result = try object.set(key, element, executedAt: executedAt)
-    root.register(element, parent: object)
+    root.register(element, parent: object, journal: journal)
     var tombstoned = CRDTObject.SetTombstone.none
     if let tombstone = result.tombstone {
       // Only a live occupant can be evicted, so its removedAt was nil before.
       tombstoned = tombstone === result.previous ? .previousWinner : .element
-      root.registerRemoved(tombstone, parent: object)
+      root.registerRemoved(tombstone, parent: object, journal: journal)
     }
     journal.append(object, .set(element: element.createdAt, previousWinner: result.previous?.createdAt, tombstone: tombstoned))
     guard mode.describes, let path = root.path(of: object.createdAt) else { return [] }

@@ -5,8 +5,10 @@ extension Operation {
                            attributesToRemove: [String], executedAt: TimeTicket,
                            root: CRDTRoot, journal: Journal, mode: ExecutionMode) throws(YorkieError) -> [OperationInfo] {
     guard case .text(let text) = parent.kind else { throw mismatch("Style", parent, expected: "a text") }
+    let tally = text.sizeTally
     let result = try text.style(from: from, to: to, attributes: attributes, attributesToRemove: attributesToRemove,
                                 editedAt: executedAt, versionVector: mode.authorVector, journal: journal)
+    root.charge(text.sizeTally - tally, in: text, journal: journal)
     registerSplitGarbage(of: text, in: root, journal: journal)
     for (handle, name) in result.tombstones {
       register(CRDTRoot.GCPair(parent: text, child: .textAttribute(text.id(of: handle), name), removedAt: executedAt, handle: handle), in: root, journal: journal)

@@ -14,7 +14,9 @@ extension Operation {
     tree.clearSplitGarbage()
     let command = CRDTTree.Command(.edit(from: edit.from, to: edit.to, contents: edit.contents, splitLevel: Int(edit.splitLevel),
                                          splitTickets: edit.splitTickets), editedAt: edit.executedAt)
+    let tally = tree.sizeTally
     let result = try tree.apply(command, versionVector: mode.authorVector, describing: mode.describes, journal: journal)
+    root.charge(tree.sizeTally - tally, in: tree, journal: journal)
     root.noteOrderedTree(tree)
     registerTreeGarbage(result.gcPairs, of: tree, in: root, journal: journal)
     guard mode.describes, let path = root.path(of: tree.createdAt) else { return [] }

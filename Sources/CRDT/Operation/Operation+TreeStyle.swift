@@ -7,8 +7,10 @@ extension Operation {
     tree.clearSplitGarbage()
     let command = CRDTTree.Command(.style(from: style.from, to: style.to, attributes: style.attributes,
                                           keysToRemove: style.attributesToRemove), editedAt: style.executedAt)
+    let tally = tree.sizeTally
     let result = try tree.apply(command, versionVector: mode.authorVector, describing: mode.describes, journal: journal)
     registerTreeGarbage(result.gcPairs, of: tree, in: root, journal: journal)
+    root.charge(tree.sizeTally - tally, in: tree, journal: journal)
     root.noteOrderedTree(tree)
     let changes = result.changes
     guard mode.describes, let path = root.path(of: tree.createdAt) else { return [] }

@@ -125,6 +125,12 @@ package final class CRDTText: CRDTElement {
   /// Pieces split off during the current edit or style that carry garbage of their own (they
   /// were split off a tombstone, or carry attribute tombstones): the caller registers them.
   @exclusivity(unchecked) package internal(set) var splitGarbage: [Int32] = []
+  /// A running sum of how the forward steps of edits (linking a piece, splitting one, removing
+  /// or restoring one, changing its attributes) changed the text's size. Only differences mean
+  /// something: an operation reads it before and after, and charges the difference to the
+  /// root (``CRDTRoot/charge(_:in:journal:)``). Rollback and garbage collection do not keep it
+  /// (the root restores its total, and measures what it purges).
+  @exclusivity(unchecked) package internal(set) var sizeTally = DocSize()
 
   package init(createdAt: TimeTicket) {
     arena.append(Piece(createdAt: PackedTicket(lamport: 0, delimiter: 0, actor: 0), offset: 0, start: 0, length: 0))
@@ -215,8 +221,10 @@ package final class CRDTText: CRDTElement {
     let slot = arena[Int(handle)].removal
     guard let removedAt else {
       if slot >= 0 {
+        let before = pieceSize(arena[Int(handle)])
         freeRemovals.append(slot)
         arena[Int(handle)].removal = -1
+        sizeTally += pieceSize(arena[Int(handle)]) - before
       }
       return
     }
@@ -224,7 +232,9 @@ package final class CRDTText: CRDTElement {
     if slot >= 0 {
       removals[Int(slot)] = packed
     } else {
+      let before = pieceSize(arena[Int(handle)])
       arena[Int(handle)].removal = storeRemoval(packed)
+      sizeTally += pieceSize(arena[Int(handle)]) - before
     }
   }
 
@@ -505,7 +515,9 @@ package final class CRDTText: CRDTElement {
         candidate = arena[Int(handle)].next
         remaining -= Int(arena[Int(handle)].length)
         journal.append(self, .removal(handle, nil))
+        let sizeBefore = pieceSize(arena[Int(handle)])
         arena[Int(handle)].removal = storeRemoval(packedEditedAt)
+        sizeTally += pieceSize(arena[Int(handle)]) - sizeBefore
         index.setWeight(handle, 0)
         removedCount += 1
       }
@@ -661,6 +673,9 @@ package final class CRDTText: CRDTElement {
                       length: node.length - Int32(offset), insPrev: handle, insNext: node.insNext, attributes: attributeSet)
     if node.isRemoved { right.removal = storeRemoval(removals[Int(node.removal)]) }
     arena[Int(handle)].length = Int32(offset)
+    // The content moves to the new piece, which `link` charges whole.
+    let moved = DataSize(data: Int(right.length) &* 2)
+    if node.isRemoved { sizeTally.gc -= moved } else { sizeTally.live -= moved }
     if !node.isRemoved { index.setWeight(handle, offset) }
     let rightHandle = link(right, after: handle)
     if node.insNext >= 0 { arena[Int(node.insNext)].insPrev = rightHandle }
@@ -673,6 +688,8 @@ package final class CRDTText: CRDTElement {
   }
 
   func setAttributes(_ handle: Int32, _ set: TextAttributes) {
+    let sizeBefore = pieceSize(arena[Int(handle)])
+    defer { sizeTally += pieceSize(arena[Int(handle)]) - sizeBefore }
     let current = arena[Int(handle)].attributes
     if current >= 0 {
       attributeSets[Int(current)] = set
@@ -708,6 +725,7 @@ package final class CRDTText: CRDTElement {
       arena.append(node)
     }
     arena[Int(anchor)].next = handle
+    sizeTally += pieceSize(node)
     if indexed {
       index.insert(handle, weight: node.isRemoved ? 0 : Int(node.length), after: anchor == CRDTText.head ? nil : anchor)
     }

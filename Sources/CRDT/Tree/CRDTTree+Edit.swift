@@ -213,7 +213,7 @@ extension CRDTTree {
   func tombstone(_ node: CRDTTreeNode, editedAt: TimeTicket, journal: Journal) -> Bool {
     if let removedAt = node.removedAt, !editedAt.isAfter(removedAt) { return false }
     journal.append(.tree(self, .removedAt(node, node.removedAt)))
-    node.removedAt = editedAt
+    tallying(node) { node.removedAt = editedAt }
     node.propagateSizeChange()
     return true
   }
@@ -241,8 +241,10 @@ extension CRDTTree {
     right.mergedFrom = node.mergedFrom
     right.mergedAt = node.mergedAt
     journal.append(.tree(self, .splitText(left: node, right: right, leftValue: node.value)))
-    node.value = leftText
-    node.length = offset
+    tallying(node) {
+      node.value = leftText
+      node.length = offset
+    }
     link(right, after: node, journal: journal)
     let parent = node.parent!
     parent.insertChild(right, after: node)

@@ -22,6 +22,9 @@ extension CRDTTree {
   @discardableResult
   package func purge(_ node: CRDTTreeNode) -> Bool {
     guard node.isRemoved, nodesByID[node.id] === node else { return false }
+    // Its children wait for their own pairs without a parent: `parent` is unowned, and nothing
+    // keeps the purged node alive (purging a child later read the freed node and crashed).
+    node.forEachChild { $0.parent = nil }
     node.parent?.removeChild(node)
     unregister(node)
     let previousID = node.insPrevID

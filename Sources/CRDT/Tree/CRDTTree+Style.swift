@@ -19,7 +19,7 @@ extension CRDTTree {
       for key in keys where table.set(key, attributes[key]!, at: editedAt).applied { affected[key] = attributes[key]! }
       guard !affected.isEmpty else { return }
       journal.append(.tree(self, .attributes(node, node.attributes)))
-      node.attributes = table
+      tallying(node) { node.attributes = table }
       result.changes.append(styleChange(.style, node, editedAt: editedAt, attributes: affected))
     }
   }
@@ -40,7 +40,7 @@ extension CRDTTree {
       }
       if table != node.attributes {
         journal.append(.tree(self, .attributes(node, node.attributes)))
-        node.attributes = table
+        tallying(node) { node.attributes = table }
       }
       for tombstone in tombstones { result.gcPairs.append(.attribute(node, key: tombstone.key, removedAt: tombstone.updatedAt)) }
       var change = styleChange(.removeStyle, node, editedAt: editedAt, attributes: [:])

@@ -1,5 +1,6 @@
 /// Undo records of a tree, kept by ``Journal`` and by the ordering log: each reverses one step
-/// of an edit or style exactly (the treap's shape may differ afterwards; the order, sums and
+/// of an edit or style exactly, its size too (``sizeTally``: a rewind inside an operation
+/// changes the tree, and the operation charges the difference) (the treap's shape may differ afterwards; the order, sums and
 /// links do not), and undoing one returns the record that reverses the undo (how a rewind of
 /// the ordering log is itself journaled).
 extension CRDTTree {
@@ -36,14 +37,18 @@ extension CRDTTree {
       let inverse = Undo.joinedText(left: left, right: right, leftValue: left.value)
       right.parent?.removeChild(right)
       unregister(right)
-      left.value = leftValue
-      left.length = leftValue.utf16.count
+      tallying(left) {
+        left.value = leftValue
+        left.length = leftValue.utf16.count
+      }
       left.propagateSizeChange()
       return inverse
     case .joinedText(let left, let right, let leftValue):
       let inverse = Undo.splitText(left: left, right: right, leftValue: left.value)
-      left.value = leftValue
-      left.length = leftValue.utf16.count
+      tallying(left) {
+        left.value = leftValue
+        left.length = leftValue.utf16.count
+      }
       left.parent!.insertChild(right, after: left)
       CRDTTreeNode.recomputeUp(from: left)
       register(right)
@@ -77,12 +82,12 @@ extension CRDTTree {
       return inverse
     case .removedAt(let node, let removedAt):
       let inverse = Undo.removedAt(node, node.removedAt)
-      node.removedAt = removedAt
+      tallying(node) { node.removedAt = removedAt }
       node.propagateSizeChange()
       return inverse
     case .attributes(let node, let attributes):
       let inverse = Undo.attributes(node, node.attributes)
-      node.attributes = attributes
+      tallying(node) { node.attributes = attributes }
       return inverse
     case .insLinks(let node, let previous, let next):
       let inverse = Undo.insLinks(node, previous: node.insPrevID, next: node.insNextID)

@@ -38,6 +38,11 @@ package final class CRDTTree: CRDTElement {
   /// The newest lamport per actor of the tickets the tree holds, computed when an own operation
   /// first needs it (see `CRDTTree+Ordering.swift`).
   var knowledge: VersionVector?
+  /// A running sum of how registering nodes and the forward steps of edits and styles changed
+  /// the tree's size (see `CRDTTree+Size.swift`). Only differences mean something: an
+  /// operation reads it before and after, and charges the difference to the root
+  /// (``CRDTRoot/charge(_:in:journal:)``). Rollback and garbage collection do not keep it.
+  package internal(set) var sizeTally = DocSize()
 
   /// Forgets the split tombstones once registered.
   package func clearSplitGarbage() { splitGarbage.removeAll(keepingCapacity: true) }
@@ -72,6 +77,7 @@ package final class CRDTTree: CRDTElement {
 
   func register(_ node: CRDTTreeNode) {
     nodesByID[node.id] = node
+    sizeTally += CRDTTree.nodeSize(node)
     let ticket = node.id.createdAt
     if node.id.offset == 0 && pieceOffsets[ticket] == nil { return }
     var offsets = pieceOffsets[ticket] ?? (nodesByID[TreeNodeID(createdAt: ticket)] != nil && node.id.offset != 0 ? [0] : [])
@@ -82,6 +88,7 @@ package final class CRDTTree: CRDTElement {
 
   func unregister(_ node: CRDTTreeNode) {
     nodesByID[node.id] = nil
+    sizeTally = sizeTally - CRDTTree.nodeSize(node)
     let ticket = node.id.createdAt
     guard var offsets = pieceOffsets[ticket] else { return }
     offsets.removeAll { $0 == node.id.offset }
