@@ -54,6 +54,40 @@ struct DocumentModelServerTests {
     await bob.close()
   }
 
+  @Test("a refresh of presences or of the sync state keeps the value it did not read")
+  func partialRefreshKeepsValue() async throws {
+    // The sample once showed an empty to-do list after a peer moved his caret or after the
+    // server acknowledged an edit: a refresh that read no content assigned `.null` to `value`.
+    let server = YorkieDevServer(configuration: YorkieDevServer.Configuration())
+    let url = try server.start()
+    defer { server.stop() }
+    let ann = try await client(url, "ann")
+    let bob = try await client(url, "bob")
+    let annDoc = Document(key: "model-partial")
+    try await ann.attach(annDoc, initialPresence: ["name": "ann"], initialRoot: ["todos": .value(["milk"])])
+    let model = DocumentModel(document: annDoc, client: ann)
+    let bobDoc = Document(key: "model-partial")
+    try await bob.attach(bobDoc, initialPresence: ["name": "bob", "cursor": 0])
+    #expect(await eventually { model.others.count == 1 && model.isSaved })
+    await settle()
+    #expect(model.value == ["todos": ["milk"]])
+
+    // A presence-only refresh.
+    try await bobDoc.update { _, presence in presence.set(["cursor": 4]) }
+    #expect(await eventually { model.others.first?.presence["cursor"] == 4 })
+    await settle()
+    #expect(model.value == ["todos": ["milk"]])
+
+    // The acknowledgement of an edit: a refresh of the sync state only.
+    try await model.update { root, _ in try root.array("todos")?.append("eggs") }
+    #expect(await eventually { model.isSaved })
+    await settle()
+    #expect(model.value == ["todos": ["milk", "eggs"]])
+    #expect(model.value == (await annDoc.value))
+    await ann.close()
+    await bob.close()
+  }
+
   @Test("the connection dropping and coming back each notify a view of the connection once")
   func connectionDropAndRecovery() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("model-drop-\(UUID().uuidString)")

@@ -111,6 +111,18 @@ struct DocumentModelTests {
     #expect(feed.runningTasks == 0)
   }
 
+  @Test("a refresh reads the value only when the content changed")
+  func observedStateReadsOnlyWhatIsNeeded() async throws {
+    let doc = Document(key: "needs")
+    try await doc.update { root, _ in root["title"] = "draft" }
+    #expect(await doc.observedState(.content).value == ["title": "draft"])
+    #expect(await doc.observedState(.all).value == ["title": "draft"])
+    // Not `.some(.null)`: the model would show an empty document until the next content change.
+    #expect(await doc.observedState(.presence).value == nil)
+    #expect(await doc.observedState(.sync).value == nil)
+    #expect(await doc.observedState(.content).presences == nil)
+  }
+
   @Test("decode reads the model's value and names the path that failed")
   func decodeFromModel() async throws {
     let model = DocumentModel(document: Document(key: "decode"))
