@@ -18,8 +18,11 @@ extension Document {
   /// The parts of the document's state that `needs` names: an isolated method of the document
   /// (an extension may add one), so the model reads everything in one hop.
   func observedState(_ needs: RefreshNeeds) -> ObservedState {
+    // `Optional(value)`, not `value`: JSONValue is ExpressibleByNilLiteral, so `cond ? value :
+    // nil` type-checks as a JSONValue whose `nil` is `.null`, and a refresh that read no content
+    // would show an empty document (the sample's empty to-do list after an acknowledgement).
     ObservedState(
-      value: needs.contains(.content) ? value : nil,
+      value: needs.contains(.content) ? Optional(value) : nil,
       presences: needs.contains(.presence) ? presences.map { PeerPresence(actorID: $0.actorID, presence: $0.presence) } : nil,
       actorID: actorID,
       status: status,

@@ -71,6 +71,59 @@ struct DocumentModelTests {
     #expect(model.statistics.notifications - before == 1)
   }
 
+  @Test("a snapshot is one observable update")
+  func snapshotNotifiesOnce() async throws {
+    let (local, remote) = try await makeReplicas(key: "snapshot")
+    let model = DocumentModel(document: local)
+    await model.refresh()
+    for index in 0..<200 {
+      try await remote.update { root, _ in root["k\(index % 20)"] = .integer(Int32(index)) }
+    }
+    try await remote.update { root, _ in _ = try root.setNewText("note").edit(0, 0, "from a snapshot") }
+    let before = model.statistics.notifications
+    let counter = ObservationCounter { readEverything(model) }
+    // As a server answers a replica that is too far behind: the whole document, no changes.
+    try await local.applyChangePack(ChangePack(
+      key: "snapshot", checkpoint: Checkpoint(serverSeq: 201, clientSeq: 0), changes: [],
+      versionVector: await remote.versionVector, snapshot: await remote.snapshot()))
+    #expect(await eventually { model.value["note"]?.textValue?.string == "from a snapshot" })
+    await settle()
+    #expect(model.value == (await remote.value))
+    #expect(counter.count == 1)
+    #expect(model.statistics.notifications - before == 1)
+  }
+
+  @Test(
+    "a peer typing 60 (or 240) edits a second makes at most one refresh per frame",
+    arguments: [60, 240])
+  func typingPeer(editsPerSecond: Int) async throws {
+    let (local, remote) = try await makeReplicas(key: "typing-\(editsPerSecond)")
+    let model = DocumentModel(document: local)
+    try await remote.update { root, _ in _ = root.setNewText("note") }
+    try await local.applyChangePack(try await remote.createChangePack())
+    #expect(await eventually { model.value["note"] != nil })
+    await settle()
+    let before = model.statistics
+    // Two seconds of typing, each key its own change applied as it arrives. The bound is the
+    // number of frames that actually passed, so a slow machine cannot make the test fail: it
+    // only makes fewer refreshes.
+    let clock = ContinuousClock()
+    let start = clock.now
+    let keys = editsPerSecond * 2
+    for index in 0..<keys {
+      try await clock.sleep(until: start + .seconds(1) / editsPerSecond * index)
+      try await remote.update { root, _ in _ = try root.text("note")?.edit(index, index, "k") }
+      try await local.applyChanges(try await remote.changes(since: await local.versionVector))
+    }
+    #expect(await eventually { model.value["note"]?.textValue?.string.count == keys })
+    let frames = Int((clock.now - start) / model.refreshInterval)
+    let refreshes = model.statistics.refreshes - before.refreshes
+    print("typing peer: \(keys) edits at \(editsPerSecond)/s, \(refreshes) refreshes in \(frames) frames")
+    #expect(refreshes >= 1)
+    #expect(refreshes <= frames + 2)
+    #expect(model.statistics.notifications - before.notifications <= refreshes)
+  }
+
   @Test("events more often than the interval make at most one refresh per interval")
   func coalescesTyping() async throws {
     let (local, remote) = try await makeReplicas(key: "typing")
@@ -109,6 +162,18 @@ struct DocumentModelTests {
     // Later changes reach no one.
     try await doc.update { root, _ in root["after"] = true }
     #expect(feed.runningTasks == 0)
+  }
+
+  @Test("a refresh reads the value only when the content changed")
+  func observedStateReadsOnlyWhatIsNeeded() async throws {
+    let doc = Document(key: "needs")
+    try await doc.update { root, _ in root["title"] = "draft" }
+    #expect(await doc.observedState(.content).value == ["title": "draft"])
+    #expect(await doc.observedState(.all).value == ["title": "draft"])
+    // Not `.some(.null)`: the model would show an empty document until the next content change.
+    #expect(await doc.observedState(.presence).value == nil)
+    #expect(await doc.observedState(.sync).value == nil)
+    #expect(await doc.observedState(.content).presences == nil)
   }
 
   @Test("decode reads the model's value and names the path that failed")
