@@ -87,7 +87,10 @@ package final class CRDTRoot {
   /// The text noted last while it is in `garbageTexts` (deletions come in runs on one text).
   @exclusivity(unchecked) private var lastGarbageText: ObjectIdentifier?
 
-  package init(object: CRDTObject = CRDTObject(createdAt: .initial)) {
+  /// The root of `object`'s element tree. `treeGarbage` holds, for trees a snapshot decoder
+  /// built (``DocumentSnapshot/treeGarbage``), their ``CRDTTree/gcPairs()`` as found while
+  /// building; any other tree is walked for them.
+  package init(object: CRDTObject = CRDTObject(createdAt: .initial), treeGarbage: [ObjectIdentifier: [TreeGCPair]] = [:]) {
     self.object = object
     registry[object.createdAt] = Entry(element: object, parent: nil)
     var arrays: [CRDTArray] = []
@@ -128,7 +131,7 @@ package final class CRDTRoot {
       }
     }
     for tree in trees {
-      for pair in tree.gcPairs() { registerGCPair(CRDTRoot.gcPair(pair, in: tree)) }
+      for pair in treeGarbage[ObjectIdentifier(tree)] ?? tree.gcPairs() { registerGCPair(CRDTRoot.gcPair(pair, in: tree)) }
     }
   }
 
