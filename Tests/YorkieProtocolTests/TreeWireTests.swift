@@ -115,12 +115,16 @@ struct TreeWireTests {
     #expect(viaJSON == sorted)
   }
 
-  /// The recorded tree's records with `change` applied, encoded, then decoded.
+  /// The recorded tree's records with `change` applied, encoded, then decoded as a Set value's
+  /// tree (a list of records) and as a snapshot's tree (`ElementCodec`, straight into a
+  /// `TreeLoader`), which must refuse it naming the same field.
   func decodeChanged(_ change: (inout [TreeNodeRecord]) -> Void) throws -> String? {
     var tree = try TreeCodec.decodeTree(jsonElementData: try recordedTreeValue().value)
     change(&tree.records)
     let data = TreeCodec.jsonElementData(tree)
-    return refusedField { _ = try TreeCodec.decodeTree(jsonElementData: data) }
+    let field = refusedField { _ = try TreeCodec.decodeTree(jsonElementData: data) }
+    #expect(refusedField { _ = try ElementCodec.decode(data) } == field)
+    return field
   }
 
   @Test func malformedBinaryTreesAreRefusedNamingTheField() throws {
@@ -129,6 +133,7 @@ struct TreeWireTests {
     #expect(try decodeChanged { $0[0].depth = 0 } == "tree.nodes[0].depth")  // a second root
     #expect(try decodeChanged { $0[0].depth = 3 } == "tree.nodes[0].depth")  // two levels below its parent
     #expect(try decodeChanged { $0[0].depth = -1 } == "tree.nodes[0].depth")
+    #expect(try decodeChanged { $0[1].depth = .max } == "tree.nodes[1].depth")  // not an overflow
     #expect(try decodeChanged { $0[1].type = "text" } == "tree.nodes[1].type")  // a text node with a child
     #expect(try decodeChanged { $0[3].type = "" } == "tree.nodes[3].type")
     #expect(try decodeChanged { $0[3].value = "x" } == "tree.nodes[3].value")  // an element with text
@@ -138,6 +143,7 @@ struct TreeWireTests {
     #expect(try decodeChanged { $0[2].id.offset = -2 } == "tree.nodes[2].id")
     // The recorded tree itself passes, so each failure above is its own change's.
     _ = try TreeCodec.decodeTree(jsonElementData: try recordedTreeValue().value)
+    _ = try ElementCodec.decode(try recordedTreeValue().value)
   }
 
   @Test func missingTicketsAndIDsInBinaryAreRefusedNamingTheField() {

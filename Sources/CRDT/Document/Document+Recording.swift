@@ -127,7 +127,7 @@ extension Document {
   /// Loads a base's snapshot and clocks.
   private func load(_ base: ReplicaBase) throws {
     let snapshot = try DocumentSnapshot(data: base.snapshot)
-    root = CRDTRoot(object: snapshot.root)
+    root = CRDTRoot(object: snapshot.root, treeGarbage: snapshot.treeGarbage)
     presenceMap = snapshot.presences
     lastClientSeq = [:]
     loadedSnapshot = true

@@ -268,7 +268,7 @@ extension Document {
   /// applied on top of it.
   private func applySnapshot(_ data: Data, of pack: ChangePack, recordingTo recorder: (any ReplicaRecorder)?) throws -> [DocEvent] {
     let snapshot = try DocumentSnapshot(data: data)
-    let newRoot = CRDTRoot(object: snapshot.root)
+    let newRoot = CRDTRoot(object: snapshot.root, treeGarbage: snapshot.treeGarbage)
     let acknowledged = pack.checkpoint.clientSeq
     let kept = localChanges.filter { $0.id.clientSeq > acknowledged }
     var presences = snapshot.presences

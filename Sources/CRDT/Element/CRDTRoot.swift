@@ -104,7 +104,10 @@ package final class CRDTRoot {
   /// a change belongs (``isGarbage(_:)``) costs nothing.
   @exclusivity(unchecked) var removedHolders = 0
 
-  package init(object: CRDTObject = CRDTObject(createdAt: .initial)) {
+  /// The root of `object`'s element tree. `treeGarbage` holds, for trees a snapshot decoder
+  /// built (``DocumentSnapshot/treeGarbage``), their ``CRDTTree/gcPairs()`` as found while
+  /// building; any other tree is walked for them.
+  package init(object: CRDTObject = CRDTObject(createdAt: .initial), treeGarbage: [ObjectIdentifier: [TreeGCPair]] = [:]) {
     self.object = object
     registry[object.createdAt] = Entry(element: object, parent: nil)
     var arrays: [CRDTArray] = []
@@ -145,7 +148,7 @@ package final class CRDTRoot {
       }
     }
     for tree in trees {
-      for pair in tree.gcPairs() { registerGCPair(CRDTRoot.gcPair(pair, in: tree)) }
+      for pair in treeGarbage[ObjectIdentifier(tree)] ?? tree.gcPairs() { registerGCPair(CRDTRoot.gcPair(pair, in: tree)) }
     }
     removedHolders = removed.reduce(0) { $0 + ($1.element.kind.holdsContent ? 1 : 0) }
     size = recomputedSize()

@@ -57,10 +57,20 @@ package final class CRDTTree: CRDTElement {
     rebuildMergeState()
   }
 
+  /// Creates a tree from the nodes a ``TreeLoader`` built, registered as they were made
+  /// (invariants 1 and 2 hold already, so nothing is walked unless a node was merged).
+  package init(loaded: TreeLoader.Nodes, createdAt: TimeTicket) {
+    self.root = loaded.root
+    self.nodesByID = loaded.nodesByID
+    self.pieceOffsets = loaded.pieceOffsets
+    super.init(createdAt: createdAt, tag: Self.tag)
+    if loaded.hasMergeSources { rebuildMergeState() }
+  }
+
   /// Derives every merge source's `mergedInto` from its moved children (Yorkie's
   /// `rebuildMergeState`, yorkie#1729): the source named by a child's `mergedFrom` forwards to
   /// the child's current parent. The first child in document order decides.
-  private func rebuildMergeState() {
+  func rebuildMergeState() {
     root.forEachPreOrder { node in
       guard let sourceID = node.mergedFrom, let source = floorNode(sourceID), let target = node.parent else { return }
       if source.mergedInto == nil { source.mergedInto = target.id }

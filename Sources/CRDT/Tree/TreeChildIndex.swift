@@ -290,6 +290,7 @@ extension CRDTTreeNode {
 
   /// Replaces the children with `children` (detached nodes, in order) in O(k): the treap is
   /// built as a Cartesian tree with a stack. Each child's own subtree must be complete.
+  /// (`TreeLoader` builds its treaps the same way, one child at a time as they arrive.)
   func setChildren(_ children: [CRDTTreeNode]) {
     childRoot = nil
     var stack: [CRDTTreeNode] = []

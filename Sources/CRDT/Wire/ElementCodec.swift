@@ -247,6 +247,11 @@ package enum ElementCodec {
   /// which must not repeat (the document registers them by ticket).
   package struct DecodeState {
     var containers = TicketMap<Bool>()
+    /// The tombstones of each tree decoded, found while building it: registering them needs
+    /// no second walk of the tree (``CRDTRoot/init(object:treeGarbage:)``). An entry is written
+    /// when its tree is complete, so a tree made at the address of one dropped before it
+    /// replaces that tree's entry.
+    package var treeGarbage: [ObjectIdentifier: [TreeGCPair]] = [:]
     package init() {}
   }
 
@@ -360,7 +365,7 @@ package enum ElementCodec {
       case 3: result = try decodeScalar(&body, isCounter: false)
       case 5: result = try decodeText(&body)
       case 6: result = try decodeScalar(&body, isCounter: true)
-      default: result = try decodeTree(&body)
+      default: result = try decodeTree(&body, state: &state)
       }
       if let element = result, element.kind.isRegistered {
         guard state.containers[element.createdAt] == nil else {
@@ -373,14 +378,11 @@ package enum ElementCodec {
     return result
   }
 
-  /// A tree: its node list checked for shape by the codec, then for what a tree needs while
-  /// it is built.
-  private static func decodeTree(_ r: inout ProtoReader) throws -> CRDTElement {
-    let decoded = try TreeCodec.decodeTreeBody(&r)
-    let tree = try CRDTTree(records: decoded.records, createdAt: decoded.meta.createdAt)
-    tree.movedAt = decoded.meta.movedAt
-    tree.removedAt = decoded.meta.removedAt
-    return tree
+  /// A tree: its node list checked for shape and for what a tree needs while it is built.
+  private static func decodeTree(_ r: inout ProtoReader, state: inout DecodeState) throws -> CRDTElement {
+    let loaded = try TreeCodec.decodeTreeElement(&r)
+    state.treeGarbage[ObjectIdentifier(loaded.tree)] = loaded.garbage
+    return loaded.tree
   }
 
   private static func decodeObject(_ r: inout ProtoReader, depth: Int, state: inout DecodeState) throws -> CRDTElement {

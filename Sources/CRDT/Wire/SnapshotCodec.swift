@@ -7,6 +7,9 @@ import Foundation
 package struct DocumentSnapshot {
   package var root: CRDTObject
   package var presences: [ActorID: [String: JSONValue]]
+  /// The garbage of each tree under `root` that decoding built (``ElementCodec/DecodeState``),
+  /// for ``CRDTRoot/init(object:treeGarbage:)``.
+  package var treeGarbage: [ObjectIdentifier: [TreeGCPair]] = [:]
 
   package init(root: CRDTObject, presences: [ActorID: [String: JSONValue]]) {
     self.root = root
@@ -57,6 +60,7 @@ package struct DocumentSnapshot {
   package init(data: Data) throws {
     var root: CRDTElement?
     var presences: [ActorID: [String: JSONValue]] = [:]
+    var treeGarbage: [ObjectIdentifier: [TreeGCPair]] = [:]
     try ProtoReader.withReader(data, context: "Snapshot") { r in
       while let (field, type) = try r.nextField() {
         switch field {
@@ -65,6 +69,7 @@ package struct DocumentSnapshot {
           var body = try r.message("Snapshot.root")
           var state = ElementCodec.DecodeState()
           root = try ElementCodec.decode(&body, depth: 0, state: &state)
+          treeGarbage = state.treeGarbage
         case 2:
           try r.expect(type, .lengthDelimited, field: field)
           var entry = try r.message("Snapshot.presences")
@@ -95,6 +100,7 @@ package struct DocumentSnapshot {
     }
     self.root = object
     self.presences = presences
+    self.treeGarbage = treeGarbage
   }
 
   /// Reads a `Presence` message: `data` map entries of JSON text.

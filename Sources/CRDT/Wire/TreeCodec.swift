@@ -112,13 +112,71 @@ package enum TreeCodec {
       }
     }
     guard let createdAt else { throw invalid("tree.createdAt", "is required") }
-    var seen = Set<TreeNodeID>()
+    var seen = Set<TreeNodeID>(minimumCapacity: records.count)
     do {
       try TreeNodeRecord.checkPostOrder(records, seen: &seen)
     } catch {
       throw invalid(error.path(in: "tree.nodes"), error.reason)
     }
     return DecodedTree(records: records, meta: ElementSnapshot.Meta(createdAt: createdAt, movedAt: movedAt, removedAt: removedAt))
+  }
+
+  /// Reads a `JSONElement.Tree` message body straight into a tree (a snapshot's tree), with
+  /// its garbage (``CRDTTree/gcPairs()``): each node goes to a ``TreeLoader`` as it is decoded,
+  /// which checks the list rules of ``decodeTreeBody(_:)`` (the same defects, named by the same
+  /// fields) while building, so no list of records is kept and no identity is hashed twice.
+  ///
+  /// - Throws: `invalidWireData` naming the field as ``decodeTreeBody(_:)`` does;
+  ///   `invalidTreeContent` for an empty text or a text root.
+  package static func decodeTreeElement(_ r: inout ProtoReader) throws -> (tree: CRDTTree, garbage: [TreeGCPair]) {
+    var loader = TreeLoader(expectedCount: nodeCount(in: r))
+    var createdAt: TimeTicket?
+    var movedAt: TimeTicket?
+    var removedAt: TimeTicket?
+    while let (field, type) = try r.nextField() {
+      switch field {
+      case 1:
+        let index = loader.count
+        let record = try located(nodePath(index)) {
+          try r.expect(type, .lengthDelimited, field: field)
+          var body = try r.message("TreeNode")
+          return try decodeNode(&body, index: index)
+        }
+        do throws(TreeLoader.Failure) { try loader.add(record) } catch { throw wireError(error) }
+      case 2: createdAt = try located("tree.createdAt") { try r.ticketField(type, field) }
+      case 3: movedAt = try located("tree.movedAt") { try r.ticketField(type, field) }
+      case 4: removedAt = try located("tree.removedAt") { try r.ticketField(type, field) }
+      default: try r.skip(type)
+      }
+    }
+    guard let createdAt else { throw invalid("tree.createdAt", "is required") }
+    let nodes: TreeLoader.Nodes
+    do throws(TreeLoader.Failure) { nodes = try loader.finish() } catch { throw wireError(error) }
+    let tree = CRDTTree(loaded: nodes, createdAt: createdAt)
+    tree.movedAt = movedAt
+    tree.removedAt = removedAt
+    return (tree, nodes.garbage)
+  }
+
+  /// A loader's refusal as the wire reports it: a list defect names its record's field (as
+  /// ``decodeTreeBody(_:)`` does); a content error stays `invalidTreeContent`.
+  private static func wireError(_ failure: TreeLoader.Failure) -> YorkieError {
+    switch failure {
+    case .list(let defect): invalid(defect.path(in: "tree.nodes"), defect.reason)
+    case .content(let error): error
+    }
+  }
+
+  /// The number of nodes (field 1) in a `JSONElement.Tree` body, for sizing; a malformed body
+  /// counts what precedes the damage (decoding reports it).
+  private static func nodeCount(in body: ProtoReader) -> Int {
+    var scan = body
+    var count = 0
+    while let (field, type) = try? scan.nextField() {
+      if field == 1 { count += 1 }
+      guard (try? scan.skip(type)) != nil else { break }
+    }
+    return count
   }
 
   /// The path of node `index` in errors (built only for an error: a snapshot has many nodes).

@@ -30,33 +30,52 @@ extension TreeNodeRecord {
   ///
   /// - Complexity: O(*n*) in the number of records and their attributes.
   package static func checkPostOrder(_ records: [TreeNodeRecord], seen: inout Set<TreeNodeID>) throws(TreeNodeListDefect) {
-    guard let root = records.last else { throw TreeNodeListDefect(index: nil, field: nil, reason: "a node list must not be empty") }
+    guard let root = records.last else { throw emptyList }
     let last = records.count - 1
-    guard root.depth == 0 else {
-      throw TreeNodeListDefect(index: last, field: "depth", reason: "the last node is the root and must have depth 0, not \(root.depth)")
-    }
+    try checkRoot(depth: root.depth, at: last)
     for (index, record) in records.enumerated() {
       try checkNode(record, at: index)
-      guard seen.insert(record.id).inserted else {
-        throw TreeNodeListDefect(index: index, field: "id", reason: "node \(record.id) appears twice")
-      }
+      guard seen.insert(record.id).inserted else { throw duplicate(record.id, at: index) }
       guard index < last else { break }
       let next = records[index + 1]
-      guard record.depth >= 1 else {
-        throw TreeNodeListDefect(index: index, field: "depth", reason: "only the last node (the root) may have depth \(record.depth)")
-      }
-      guard record.depth <= next.depth + 1 else {
-        throw TreeNodeListDefect(index: index, field: "depth",
-                                 reason: "depth \(record.depth) is more than one level below the next node's \(next.depth)")
-      }
-      if record.depth == next.depth + 1, next.isText {
-        throw TreeNodeListDefect(index: index + 1, field: "type", reason: "a text node cannot have children (node \(index) is one)")
-      }
+      try checkNeighbours(depth: record.depth, at: index, next: next)
     }
   }
 
+  /// The defect of a list without nodes.
+  static let emptyList = TreeNodeListDefect(index: nil, field: nil, reason: "a node list must not be empty")
+
+  /// The rule for the last node, at `index`: it is the root, at depth 0.
+  static func checkRoot(depth: Int32, at index: Int) throws(TreeNodeListDefect) {
+    guard depth == 0 else {
+      throw TreeNodeListDefect(index: index, field: "depth", reason: "the last node is the root and must have depth 0, not \(depth)")
+    }
+  }
+
+  /// The rules between the node at `index` (not the last) and the node after it: only the last
+  /// node is at depth 0, a node is at most one level below the next, and the next is not a
+  /// text node with this one as its child.
+  static func checkNeighbours(depth: Int32, at index: Int, next: TreeNodeRecord) throws(TreeNodeListDefect) {
+    guard depth >= 1 else {
+      throw TreeNodeListDefect(index: index, field: "depth", reason: "only the last node (the root) may have depth \(depth)")
+    }
+    // In Int: a depth of Int32.max plus one would trap.
+    guard Int(depth) <= Int(next.depth) + 1 else {
+      throw TreeNodeListDefect(index: index, field: "depth",
+                               reason: "depth \(depth) is more than one level below the next node's \(next.depth)")
+    }
+    if Int(depth) == Int(next.depth) + 1, next.isText {
+      throw TreeNodeListDefect(index: index + 1, field: "type", reason: "a text node cannot have children (node \(index) is one)")
+    }
+  }
+
+  /// The defect of an identity met before, at `index`.
+  static func duplicate(_ id: TreeNodeID, at index: Int) -> TreeNodeListDefect {
+    TreeNodeListDefect(index: index, field: "id", reason: "node \(id) appears twice")
+  }
+
   /// The rules for one node on its own.
-  private static func checkNode(_ record: TreeNodeRecord, at index: Int) throws(TreeNodeListDefect) {
+  static func checkNode(_ record: TreeNodeRecord, at index: Int) throws(TreeNodeListDefect) {
     guard !record.type.isEmpty else { throw TreeNodeListDefect(index: index, field: "type", reason: "a node needs a type") }
     guard record.id.offset >= 0 else {
       throw TreeNodeListDefect(index: index, field: "id.offset", reason: "an offset must not be negative (\(record.id.offset))")
