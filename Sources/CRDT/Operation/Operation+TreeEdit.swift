@@ -4,23 +4,53 @@ extension Operation {
   static func executeTreeEdit(on parent: CRDTElement, _ edit: TreeEditPayload,
                               root: CRDTRoot, journal: Journal, mode: ExecutionMode) throws(YorkieError) -> [OperationInfo] {
     guard case .tree(let tree) = parent.kind else { throw mismatch("TreeEdit", parent, expected: "a tree") }
-    // Undo and redo by identity (Yorkie v0.7.14+) come with issue 24; until then such an edit is
-    // refused whole rather than applied as a plain edit that would lose what it restores.
-    guard edit.restoreSpans.isEmpty, edit.retombstoneSpans.isEmpty else {
-      throw YorkieError(.unsupported, "a TreeEdit that restores nodes by identity (undo/redo) is not supported yet")
-    }
     // Applied in ticket order (CRDTTree+Ordering.swift); each execution builds its subtrees
     // afresh from the records: an operation is kept and may run again.
     tree.clearSplitGarbage()
-    let command = CRDTTree.Command(.edit(from: edit.from, to: edit.to, contents: edit.contents, splitLevel: Int(edit.splitLevel),
-                                         splitTickets: edit.splitTickets), editedAt: edit.executedAt)
+    let command: CRDTTree.Command
+    if edit.restoreSpans.isEmpty && edit.retombstoneSpans.isEmpty {
+      command = CRDTTree.Command(.edit(from: edit.from, to: edit.to, contents: edit.contents, splitLevel: Int(edit.splitLevel),
+                                       splitTickets: edit.splitTickets), editedAt: edit.executedAt)
+    } else {
+      command = try restoreCommand(edit, tree: tree, mode: mode)
+    }
     let tally = tree.sizeTally
     let result = try tree.apply(command, versionVector: mode.authorVector, describing: mode.describes, journal: journal)
     root.charge(tree.sizeTally - tally, in: tree, journal: journal)
     root.noteOrderedTree(tree)
     registerTreeGarbage(result.gcPairs, of: tree, in: root, journal: journal)
+    unregisterRevived(result.revived, of: tree, in: root, journal: journal)
     guard mode.describes, let path = root.path(of: tree.createdAt) else { return [] }
     return result.changes.map { OperationInfo(treeChange: $0, path: path) }
+  }
+
+  /// Forgets the GC pairs of the tombstones a restore revived (Yorkie's `UnregisterGCPair`):
+  /// they are garbage no more. (One removed again by a later operation keeps its pair.)
+  private static func unregisterRevived(_ nodes: [CRDTTreeNode], of tree: CRDTTree, in root: CRDTRoot, journal: Journal) {
+    for node in nodes where !node.isRemoved {
+      let key = CRDTRoot.GCPairKey(parent: tree.createdAt, child: .treeNode(node.id))
+      guard let previous = root.gcPair(key) else { continue }
+      journal.append(.root(.restoreGCPair(previous)))
+      root.unregisterGCPair(key)
+    }
+  }
+
+  /// The command of a TreeEdit that undoes or redoes by identity (Yorkie v0.7.14+, what a
+  /// Yorkie JS client sends for undo/redo of a tree edit): its positions and contents are not
+  /// used, as in Yorkie. Spans name nodes by identity, so the change must have seen every node it
+  /// names (Yorkie's `validateTreeRestoreIdentities`); this replica's own edit knows everything.
+  private static func restoreCommand(_ edit: TreeEditPayload, tree: CRDTTree, mode: ExecutionMode) throws(YorkieError) -> CRDTTree.Command {
+    if let knowledge = mode.authorVector {
+      for span in edit.restoreSpans + edit.retombstoneSpans {
+        guard let known = knowledge[span.id.createdAt.actorID], known >= span.id.createdAt.lamport else {
+          throw YorkieError(.unknownRestoreIdentity, "restore span \(span.id) names a tree node its change had not seen")
+        }
+      }
+    }
+    try tree.validateRestore(edit.restoreSpans + edit.retombstoneSpans)
+    let (restoring, removing) = edit.restoreMode == .retombstone
+      ? (edit.retombstoneSpans, edit.restoreSpans) : (edit.restoreSpans, edit.retombstoneSpans)
+    return CRDTTree.Command(.restore(restoring: restoring, removing: removing), editedAt: edit.executedAt)
   }
 
   /// Registers what a tree operation tombstoned (and the tombstones its splits made) as GC

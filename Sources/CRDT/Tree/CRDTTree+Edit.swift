@@ -6,6 +6,8 @@ extension CRDTTree {
     package var changes: [TreeChange] = []
     /// What the operation tombstoned: nodes and attributes to register for GC.
     package var gcPairs: [TreeGCPair] = []
+    /// The tombstones a restore revived (`CRDTTree+Restore.swift`), whose GC pairs are stale.
+    package var revived: [CRDTTreeNode] = []
   }
 
   /// Replaces `from..<to` with `contents` after splitting `splitLevel` element levels at `from`,

@@ -50,6 +50,9 @@ extension CRDTTree {
       /// A TreeStyle operation: sets `attributes`, then removes `keysToRemove` (as Yorkie's
       /// operation does both when it carries both).
       case style(from: CRDTTreePos, to: CRDTTreePos, attributes: [String: String], keysToRemove: [String])
+      /// A TreeEdit that undoes or redoes by identity (`CRDTTree+Restore.swift`): removes
+      /// `removing` again, then revives `restoring` (the restore mode already applied).
+      case restore(restoring: [TreeRestoreSpanRecord], removing: [TreeRestoreSpanRecord])
     }
     package var kind: Kind
     package var editedAt: TimeTicket
@@ -102,6 +105,7 @@ extension CRDTTree {
       let again = try executeLogged(entry.command, authorVector: entry.versionVector ?? VersionVector(),
                                     stored: entry.versionVector, describing: false, journal: journal)
       result.gcPairs += again.gcPairs
+      result.revived += again.revived
     }
     // The GC pairs registered along the way followed another order: a tombstone the undone
     // operations left, or one a replay made again with another ticket, may have no pair or a
@@ -151,6 +155,14 @@ extension CRDTTree {
                                       versionVector: versionVector, journal: journal)
         result.changes += removed.changes
         result.gcPairs += removed.gcPairs
+      }
+      return result
+    case .restore(let restoring, let removing):
+      // Spans name nodes, not places: the event describes the net change, as after a rewind.
+      let before = describing ? rootTreeNode() : nil
+      var result = try restore(restoring: restoring, removing: removing, editedAt: command.editedAt, journal: journal)
+      if let before {
+        result.changes = [CRDTTree.difference(from: before, to: rootTreeNode(), actor: command.editedAt.actorID)].compactMap { $0 }
       }
       return result
     }
@@ -221,7 +233,7 @@ extension CRDTTree {
   }
 
   /// Records that the tree has seen `ticket` (journaled: a rolled-back operation was not seen).
-  private func noteKnown(_ ticket: TimeTicket, journal: Journal) {
+  func noteKnown(_ ticket: TimeTicket, journal: Journal) {
     guard knowledge != nil else { return }  // computed from the tickets when first needed
     let old = knowledge![ticket.actorID]
     guard (old ?? 0) < ticket.lamport else { return }
