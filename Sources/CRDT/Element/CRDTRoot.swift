@@ -98,11 +98,11 @@ package final class CRDTRoot {
   /// The document's size (Yorkie's `getDocSize()`): counted from scratch when the root is built,
   /// then kept up to date by every change (see `CRDTRoot+Size.swift`). Rollback restores it
   /// from the journal (``Journal/noteSizeChange(_:)``).
-  @exclusivity(unchecked) package internal(set) var size = DocSize()
+  package internal(set) var size = DocSize()
   /// How many of the tombstones in `removed` can hold something (objects, arrays, texts,
   /// trees). While there is none, nothing lies inside a removed element, and finding out where
   /// a change belongs (``isGarbage(_:)``) costs nothing.
-  @exclusivity(unchecked) var removedHolders = 0
+  var removedHolders = 0
 
   /// The root of `object`'s element tree. `treeGarbage` holds, for trees a snapshot decoder
   /// built (``DocumentSnapshot/treeGarbage``), their ``CRDTTree/gcPairs()`` as found while

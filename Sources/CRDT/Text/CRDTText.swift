@@ -130,7 +130,7 @@ package final class CRDTText: CRDTElement {
   /// something: an operation reads it before and after, and charges the difference to the
   /// root (``CRDTRoot/charge(_:in:journal:)``). Rollback and garbage collection do not keep it
   /// (the root restores its total, and measures what it purges).
-  @exclusivity(unchecked) package internal(set) var sizeTally = DocSize()
+  package internal(set) var sizeTally = DocSize()
 
   package init(createdAt: TimeTicket) {
     arena.append(Piece(createdAt: PackedTicket(lamport: 0, delimiter: 0, actor: 0), offset: 0, start: 0, length: 0))
