@@ -119,7 +119,7 @@ actor PeerObserver {
     case .overwritten(let notice):
       flush()
       log.event(name, "◂ \(log.name(of: notice.actorID)) replaced \(notice.path), losing this client's \(notice.lostContent.jsonString)")
-    case .localChange, .statusChanged:
+    case .localChange, .statusChanged, .historyChanged:
       flush()
     }
   }

@@ -58,6 +58,10 @@ public enum DocEvent: Sendable, Equatable {
   case watched(PeerPresence)
   /// A peer went offline.
   case unwatched(PeerPresence)
+  /// Whether this replica can undo or redo changed (an update, an undo, a redo,
+  /// ``Document/clearHistory()``, or a snapshot that cleared the history): what an app's Undo
+  /// and Redo buttons follow. Sent after the change's own events; never narrowed to a path.
+  case historyChanged(HistoryState)
   /// A peer (or this replica) changed its presence.
   case presenceChanged(PeerPresence)
   /// A remote change replaced or removed an element that held edits of this replica the
@@ -132,6 +136,7 @@ extension DocEvent: CustomStringConvertible {
     case .unwatched(let peer): return "unwatched(\(peer))"
     case .presenceChanged(let peer): return "presenceChanged(\(peer))"
     case .overwritten(let notice): return "overwritten(\(notice))"
+    case .historyChanged(let state): return "historyChanged(canUndo: \(state.canUndo), canRedo: \(state.canRedo))"
     }
   }
 }

@@ -81,6 +81,7 @@ extension Document {
     lastClientSeq = [:]
     loadedSnapshot = false
     editLog.removeAll()
+    history.clear()
   }
 
   /// Whether the document never set its actor, made no change and applied none (what

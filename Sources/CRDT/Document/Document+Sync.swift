@@ -287,6 +287,10 @@ extension Document {
     changeID = changeID.synced(withSnapshotVector: pack.versionVector ?? VersionVector())
     checkpoint = checkpoint.forwarded(to: pack.checkpoint)
     var events: [DocEvent] = [.snapshot]
+    // The steps name elements of the content the snapshot replaced (Yorkie clears them too).
+    let historyBefore = history.state
+    history.clear()
+    if history.state != historyBefore { events.append(.historyChanged(history.state)) }
     if pack.isRemoved && status != .removed {
       status = .removed
       events.append(.statusChanged(.removed))

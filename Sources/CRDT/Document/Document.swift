@@ -70,6 +70,8 @@ public actor Document {
   var recorder: (any ReplicaRecorder)?
   /// What this replica's recent changes edited, for ``DocEvent/overwritten(_:)``.
   var editLog = LocalEditLog()
+  /// The undo and redo stacks (Document+History.swift).
+  @exclusivity(unchecked) var history = History()
 
   /// Creates an empty, detached document.
   public init(key: String) {
@@ -112,7 +114,8 @@ public actor Document {
         .documentDetached,
         "document \"\(key)\" is no longer attached (\(ending)): an edit would reach no one; attach a new Document with this key")
     }
-    let context = UpdateContext(root: root, journal: journal, nextID: changeID.next(), describing: !subscribers.isEmpty)
+    let context = UpdateContext(root: root, journal: journal, nextID: changeID.next(), describing: !subscribers.isEmpty,
+                                recordsHistory: history.isRecording)
     let presence = Presence(context: context, data: presenceMap[changeID.actorID] ?? [:])
     let result: Result
     do {
@@ -124,11 +127,30 @@ public actor Document {
       verifyInvariants(after: "a rolled-back update")
       throw error
     }
+    try commitLocal(context, presence: presence, message: message, kind: .update)
+    return result
+  }
+
+  /// What a local change is, for the history: an update (its step goes on the undo stack and
+  /// empties the redo stack), an undo (its step goes on the redo stack) or a redo (back on
+  /// the undo stack, the redo stack kept).
+  enum LocalChangeKind {
+    case update, undo, redo
+  }
+
+  /// Records the change that `context` executed (with the presence `presence` set), or rolls
+  /// it back when its recorder refuses it; emits its events. Nothing is recorded for a context
+  /// that changed nothing.
+  /// `historyBefore` is the history's state before the caller popped a step (an undo or redo).
+  /// Returns whether a change was recorded.
+  @discardableResult
+  func commitLocal(_ context: UpdateContext, presence: Presence, message: String?, kind: LocalChangeKind,
+                   historyBefore: HistoryState? = nil) throws -> Bool {
     context.isActive = false
     guard context.operationCount > 0 || presence.change != nil else {
       journal.commit()
       verifyInvariants(after: "an update")
-      return result
+      return false
     }
     let change: Change
     let presenceOnly = context.operationCount == 0
@@ -159,6 +181,8 @@ public actor Document {
     if hasOperations, let first = context.firstEdited {
       editLog.record(lamport: change.id.lamport, first: first.createdAt, later: context.laterEdited)
     }
+    let historyBefore = historyBefore ?? history.state
+    recordHistory(of: change, context: context, kind: kind)
     let (author, clientSeq) = (change.id.actorID, change.id.clientSeq)
     localChanges.append(consume change)
     var events: [DocEvent] = []
@@ -171,9 +195,10 @@ public actor Document {
         events.append(.presenceChanged(PeerPresence(actorID: changeID.actorID, presence: data)))
       }
     }
+    if history.state != historyBefore { events.append(.historyChanged(history.state)) }
     emit(events)
     localChangeObserver?()
-    return result
+    return true
   }
 
   /// Sets (or, with nil, removes) the function called after every update that recorded a
@@ -238,6 +263,8 @@ public actor Document {
       editLog.removeAll()
       for change in renamed where !change.operations.isEmpty { editLog.record(change) }
       root = rebuilt
+      // The steps name the old actor's tickets: they cannot be undone on the rebuilt content.
+      history.clear()
       verifyInvariants(after: "setActor")
     } else if old != .initial && (changeID.clientSeq > 0 || !lastClientSeq.isEmpty || checkpoint != .initial) {
       // Peers know this replica's changes by its actor and client sequence, and its version
@@ -329,7 +356,7 @@ public actor Document {
       // The lost element is at or below the path, or the path was inside it.
       let related = notice.path == path || notice.path.hasPrefix(path + ".") || path.hasPrefix(notice.path + ".")
       return related ? event : nil
-    case .snapshot, .statusChanged, .initialized, .watched, .unwatched, .presenceChanged:
+    case .snapshot, .statusChanged, .initialized, .watched, .unwatched, .presenceChanged, .historyChanged:
       return nil
     }
   }

@@ -83,6 +83,11 @@ public struct YorkieError: Error, Sendable, CustomStringConvertible {
     public static let invalidSplitLevel = Code("invalidSplitLevel")
     /// A tree range whose start comes after its end, or an offset inside a surrogate pair.
     public static let invalidTreeRange = Code("invalidTreeRange")
+    /// ``Document/undo()`` with an empty undo stack (check ``Document/canUndo``); Yorkie's
+    /// `ErrRefused` "There is no operation to be undone".
+    public static let nothingToUndo = Code("nothingToUndo")
+    /// ``Document/redo()`` with an empty redo stack (check ``Document/canRedo``).
+    public static let nothingToRedo = Code("nothingToRedo")
   }
 
   /// What went wrong.
