@@ -92,7 +92,8 @@ package final class UpdateContext {
   /// targets is gone or removed (Yorkie skips it then): a reverse that no longer applies is
   /// left out of the change. Returns the operation as recorded, nil when it was left out.
   package func pushReverse(_ operation: Operation) -> Operation? {
-    guard root.isLive(operation.parentCreatedAt), let target = root.element(operation.parentCreatedAt) else { return nil }
+    guard root.isLive(operation.parentCreatedAt), let target = root.element(operation.parentCreatedAt),
+      !operation.targetsRemovedElement(in: target) else { return nil }
     do {
       try push(operation, target: target)
       return operation

@@ -82,8 +82,13 @@ extension Operation {
       for key in keys {
         previous[key] = .some(before?.entries.first { $0.key == key && !$0.isRemoved }?.value)
       }
-      runs.append(HistoryCapture.StyleRun(from: TextPosition(id: node.id, relativeOffset: 0),
-                                          to: TextPosition(id: node.id, relativeOffset: node.length), previous: previous))
+      // A position names the boundary after `relativeOffset` units of a piece, and offset 0 of
+      // a piece resolves to the piece before it (Yorkie's "prefer left"): the run starts at the
+      // end of the piece before it in the text.
+      let left = text.previous(of: handle)
+      let start = left == CRDTText.head ? TextPosition(id: text.id(of: left), relativeOffset: 0)
+        : TextPosition(id: text.id(of: left), relativeOffset: text.node(left).length)
+      runs.append(HistoryCapture.StyleRun(from: start, to: TextPosition(id: node.id, relativeOffset: node.length), previous: previous))
     }
     return runs.isEmpty ? nil : .previousStyles(runs)
   }
@@ -219,6 +224,16 @@ extension Operation {
     default:
       return []
     }
+  }
+}
+
+extension Operation {
+  /// Whether this reverse operation would act on an element a peer removed (or replaced)
+  /// meanwhile: an ArraySet would then bring back a second value beside the peer's, so the
+  /// undo skips it, as it skips operations on removed containers.
+  package func targetsRemovedElement(in target: CRDTElement) -> Bool {
+    guard case .arraySet(_, let createdAt, _, _) = self, case .array(let array) = target.kind else { return false }
+    return array.element(createdAt: createdAt)?.isRemoved ?? true
   }
 }
 
