@@ -138,15 +138,17 @@ extension Document {
   }
 }
 
-func sequentialTraceCase(name: String, trace traceName: String) -> BenchCase {
+func sequentialTraceCase(name: String, trace traceName: String, history: Bool = true) -> BenchCase {
   BenchCase(name: name, ops: 0, maxRepeats: 3,
-            summary: "replay the \(traceName) trace, one update per transaction (as typed)", trace: traceName) {
+            summary: "replay the \(traceName) trace, one update per transaction (as typed)\(history ? "" : ", undo history off")",
+            trace: traceName) {
     let trace = try? TraceLoader.sequential(named: traceName)
     return {
       await guarded {
         guard let trace else { return .failed("cannot load trace \(traceName)") }
         let doc = Document(key: "trace")
         try await doc.setActor(try ActorID(hex: "000000000000000000000001"))
+        if !history { await doc.setHistoryRecording(false) }
         let times = try await doc.benchTracePerChange(trace, label: name)
         var checks = Checks()
         checks.expect(await doc.textString() == trace.endContent, "final text differs from the trace's endContent")
@@ -402,6 +404,8 @@ func textDeleteRangeCase(_ n: Int) -> BenchCase {
 
 let textCases: [BenchCase] = [
   sequentialTraceCase(name: "automerge_paper_per_change", trace: "automerge-paper"),
+  // The same with undo recording off, to run side by side with the case above (issue 24).
+  sequentialTraceCase(name: "automerge_paper_per_change_no_history", trace: "automerge-paper", history: false),
   batchedTraceCase(name: "automerge_paper_batched", trace: "automerge-paper"),
   remoteTraceCase(name: "automerge_paper_remote", trace: "automerge-paper"),
   sequentialTraceCase(name: "seph_blog1", trace: "seph-blog1"),

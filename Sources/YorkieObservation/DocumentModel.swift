@@ -64,8 +64,11 @@ public final class DocumentModel {
   /// last exchange succeeded (``DocumentSyncState/isSaved``); without one, no local change
   /// waits for an acknowledgement (``Document/hasLocalChanges``).
   public private(set) var isSaved = true
-  // History: `canUndo` and `canRedo` go here, set by `apply(_:)` from `ObservedState` once
-  // `Document` has undo and redo.
+  /// Whether ``undo()`` has a step to undo (``Document/canUndo``): what an Undo button's
+  /// `disabled(_:)` reads.
+  public private(set) var canUndo = false
+  /// Whether ``redo()`` has a step to redo (``Document/canRedo``).
+  public private(set) var canRedo = false
 
   /// Links the event tasks to the refresh loop, and owns the tasks.
   @ObservationIgnored package let feed = RefreshFeed()
@@ -130,6 +133,28 @@ public final class DocumentModel {
     return result
   }
 
+  /// Undoes this replica's latest update with ``Document/undo()`` and refreshes the model
+  /// before returning, as ``update(message:_:)`` does.
+  ///
+  /// ```swift
+  /// Button("Undo") { Task { try await model.undo() } }.disabled(!model.canUndo)
+  /// ```
+  ///
+  /// - Throws: what ``Document/undo()`` throws (`nothingToUndo` when ``canUndo`` is false).
+  public func undo() async throws {
+    try await document.undo()
+    await refreshNow(.all)
+  }
+
+  /// Redoes the latest undone update with ``Document/redo()`` and refreshes the model before
+  /// returning.
+  ///
+  /// - Throws: what ``Document/redo()`` throws (`nothingToRedo` when ``canRedo`` is false).
+  public func redo() async throws {
+    try await document.redo()
+    await refreshNow(.all)
+  }
+
   /// Waits for a refresh that reads everything, without waiting for the interval: for a
   /// view that must show the document as it is now (after edits made on `document` directly).
   public func refresh() async {
@@ -147,6 +172,12 @@ public final class DocumentModel {
       feed.mark(.all)
       for await event in events {
         feed.mark(Self.needs(of: event))
+      }
+    }
+    feed.start {
+      // The first state is the current one, which the first refresh reads anyway.
+      for await _ in await document.historyStates().dropFirst() {
+        feed.mark(.history)
       }
     }
     if let client {
@@ -240,6 +271,8 @@ public final class DocumentModel {
       assign(\.myPresence, presences.first { $0.actorID == state.actorID }?.presence ?? [:])
     }
     assign(\.status, state.status)
+    assign(\.canUndo, state.canUndo)
+    assign(\.canRedo, state.canRedo)
     if client == nil {
       assign(\.isSaved, !state.hasLocalChanges)
     } else if let sync {

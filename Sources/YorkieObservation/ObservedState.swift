@@ -9,9 +9,9 @@ struct ObservedState: Sendable {
   var actorID: ActorID
   var status: DocumentStatus
   var hasLocalChanges: Bool
-  // History goes here: `canUndo` and `canRedo`, read with the content, once `Document` has
-  // them (another change adds `undo`/`redo`); `DocumentModel` then publishes them as it
-  // publishes `status`.
+  /// Read with every refresh, as the status is: two flags.
+  var canUndo: Bool
+  var canRedo: Bool
 }
 
 extension Document {
@@ -26,7 +26,9 @@ extension Document {
       presences: needs.contains(.presence) ? presences.map { PeerPresence(actorID: $0.actorID, presence: $0.presence) } : nil,
       actorID: actorID,
       status: status,
-      hasLocalChanges: hasLocalChanges)
+      hasLocalChanges: hasLocalChanges,
+      canUndo: canUndo,
+      canRedo: canRedo)
   }
 }
 

@@ -11,8 +11,10 @@ struct RefreshNeeds: OptionSet, Sendable {
   static let presence = RefreshNeeds(rawValue: 2)
   /// The document's status, or the client's view of its connection and sync.
   static let sync = RefreshNeeds(rawValue: 4)
+  /// Whether the document can undo or redo.
+  static let history = RefreshNeeds(rawValue: 8)
 
-  static let all: RefreshNeeds = [.content, .presence, .sync]
+  static let all: RefreshNeeds = [.content, .presence, .sync, .history]
 }
 
 /// The link between the tasks that follow a document's and a client's events (off the main

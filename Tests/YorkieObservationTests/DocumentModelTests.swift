@@ -153,12 +153,15 @@ struct DocumentModelTests {
       await model.refresh()
       weakModel = model
       feed = model.feed
-      #expect(feed.runningTasks == 2)
+      // The document's events, its history states and the refresh loop.
+      #expect(feed.runningTasks == 3)
       #expect(await doc.hasSubscribers)
+      #expect(await !doc.historySubscribers.isEmpty)
     }
     #expect(weakModel == nil)
     #expect(await eventually { feed.runningTasks == 0 })
     #expect(await eventually { await !doc.hasSubscribers })
+    #expect(await eventually { await doc.historySubscribers.isEmpty })
     // Later changes reach no one.
     try await doc.update { root, _ in root["after"] = true }
     #expect(feed.runningTasks == 0)
@@ -188,5 +191,29 @@ struct DocumentModelTests {
       #expect(error.field == "$.todos.0.done")
     }
     #expect(try model.decode(String.self, at: "$.todos.0.title") == "milk")
+  }
+
+  @Test("undo and redo through the model show at once; canUndo and canRedo follow edits made on the document too")
+  func undoRedo() async throws {
+    let doc = Document(key: "history")
+    let model = DocumentModel(document: doc)
+    await model.refresh()
+    #expect(model.canUndo == false && model.canRedo == false)
+    try await model.update { root, _ in root["title"] = "draft" }
+    #expect(model.canUndo == true && model.canRedo == false)
+    let counter = ObservationCounter { readEverything(model) }
+    try await model.undo()
+    // The value and both flags changed in one refresh: one notification.
+    #expect(model.value == JSONValue.object(JSONValue.Object()))
+    #expect(model.canUndo == false && model.canRedo == true)
+    await settle()
+    #expect(counter.count == 1)
+    try await model.redo()
+    #expect(model.value == ["title": "draft"])
+    #expect(model.canUndo == true && model.canRedo == false)
+    // An edit made on the document directly reaches the flags through historyStates().
+    await doc.clearHistory()
+    #expect(await eventually { model.canUndo == false && model.canRedo == false })
+    await #expect(throws: YorkieError.self) { try await model.undo() }
   }
 }

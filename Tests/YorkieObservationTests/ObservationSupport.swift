@@ -48,6 +48,8 @@ func readEverything(_ model: DocumentModel) {
   _ = model.connection
   _ = model.lastSync
   _ = model.isSaved
+  _ = model.canUndo
+  _ = model.canRedo
 }
 
 /// Waits on the main actor until `condition` holds, checking every 5 ms, for at most `timeout`

@@ -81,6 +81,8 @@ extension Document {
     lastClientSeq = [:]
     loadedSnapshot = false
     editLog.removeAll()
+    history.clear()
+    publishHistoryState()
   }
 
   /// Whether the document never set its actor, made no change and applied none (what

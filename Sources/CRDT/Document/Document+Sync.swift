@@ -287,6 +287,9 @@ extension Document {
     changeID = changeID.synced(withSnapshotVector: pack.versionVector ?? VersionVector())
     checkpoint = checkpoint.forwarded(to: pack.checkpoint)
     var events: [DocEvent] = [.snapshot]
+    // The steps name elements of the content the snapshot replaced (Yorkie clears them too).
+    history.clear()
+    publishHistoryState()
     if pack.isRemoved && status != .removed {
       status = .removed
       events.append(.statusChanged(.removed))

@@ -70,6 +70,11 @@ public actor Document {
   var recorder: (any ReplicaRecorder)?
   /// What this replica's recent changes edited, for ``DocEvent/overwritten(_:)``.
   var editLog = LocalEditLog()
+  /// The undo and redo stacks (Document+History.swift).
+  @exclusivity(unchecked) var history = History()
+  /// Who follows ``historyStates()``, and the state they were last sent.
+  var historySubscribers: [Int: AsyncStream<HistoryState>.Continuation] = [:]
+  var publishedHistoryState = HistoryState(canUndo: false, canRedo: false)
 
   /// Creates an empty, detached document.
   public init(key: String) {
@@ -112,7 +117,8 @@ public actor Document {
         .documentDetached,
         "document \"\(key)\" is no longer attached (\(ending)): an edit would reach no one; attach a new Document with this key")
     }
-    let context = UpdateContext(root: root, journal: journal, nextID: changeID.next(), describing: !subscribers.isEmpty)
+    let context = UpdateContext(root: root, journal: journal, nextID: changeID.next(), describing: !subscribers.isEmpty,
+                                recordsHistory: history.isRecording)
     let presence = Presence(context: context, data: presenceMap[changeID.actorID] ?? [:])
     let result: Result
     do {
@@ -124,11 +130,28 @@ public actor Document {
       verifyInvariants(after: "a rolled-back update")
       throw error
     }
+    try commitLocal(context, presence: presence, message: message, kind: .update)
+    return result
+  }
+
+  /// What a local change is, for the history: an update (its step goes on the undo stack and
+  /// empties the redo stack), an undo (its step goes on the redo stack) or a redo (back on
+  /// the undo stack, the redo stack kept).
+  enum LocalChangeKind {
+    case update, undo, redo
+  }
+
+  /// Records the change that `context` executed (with the presence `presence` set), or rolls
+  /// it back when its recorder refuses it; emits its events. Nothing is recorded for a context
+  /// that changed nothing.
+  /// Returns whether a change was recorded.
+  @discardableResult
+  func commitLocal(_ context: UpdateContext, presence: Presence, message: String?, kind: LocalChangeKind) throws -> Bool {
     context.isActive = false
     guard context.operationCount > 0 || presence.change != nil else {
       journal.commit()
       verifyInvariants(after: "an update")
-      return result
+      return false
     }
     let change: Change
     let presenceOnly = context.operationCount == 0
@@ -159,6 +182,7 @@ public actor Document {
     if hasOperations, let first = context.firstEdited {
       editLog.record(lamport: change.id.lamport, first: first.createdAt, later: context.laterEdited)
     }
+    recordHistory(of: change, context: context, kind: kind)
     let (author, clientSeq) = (change.id.actorID, change.id.clientSeq)
     localChanges.append(consume change)
     var events: [DocEvent] = []
@@ -172,8 +196,9 @@ public actor Document {
       }
     }
     emit(events)
+    publishHistoryState()
     localChangeObserver?()
-    return result
+    return true
   }
 
   /// Sets (or, with nil, removes) the function called after every update that recorded a
@@ -238,6 +263,9 @@ public actor Document {
       editLog.removeAll()
       for change in renamed where !change.operations.isEmpty { editLog.record(change) }
       root = rebuilt
+      // The steps name the old actor's tickets: they cannot be undone on the rebuilt content.
+      history.clear()
+      publishHistoryState()
       verifyInvariants(after: "setActor")
     } else if old != .initial && (changeID.clientSeq > 0 || !lastClientSeq.isEmpty || checkpoint != .initial) {
       // Peers know this replica's changes by its actor and client sequence, and its version
@@ -287,13 +315,18 @@ public actor Document {
 
   private func subscribe(path: String?) -> AsyncStream<DocEvent> {
     let (stream, continuation) = AsyncStream<DocEvent>.makeStream()
-    let id = nextSubscriberID
-    nextSubscriberID += 1
+    let id = nextSubscriptionID()
     subscribers[id] = Subscriber(path: path, continuation: continuation)
     continuation.onTermination = { [weak self] _ in
       Task { await self?.unsubscribe(id) }
     }
     return stream
+  }
+
+  /// A subscription number no other subscription of this document has.
+  func nextSubscriptionID() -> Int {
+    defer { nextSubscriberID += 1 }
+    return nextSubscriberID
   }
 
   private func unsubscribe(_ id: Int) {

@@ -26,6 +26,15 @@ public final class Presence {
 
   /// Sets the given keys, keeping the others.
   public func set(_ values: [String: JSONValue]) {
+    set(values, addToHistory: false)
+  }
+
+  /// Sets the given keys, keeping the others; with `addToHistory`, the update's undo step also
+  /// puts these keys back to what they were (Yorkie's `presence.set(…, {addToHistory: true})`):
+  /// a selection or a cursor then travels with ``Document/undo()`` and ``Document/redo()``.
+  /// An update that only sets presence this way is an undo step of its own, and does not clear
+  /// the redo stack (as in Yorkie).
+  public func set(_ values: [String: JSONValue], addToHistory: Bool) {
     guard isWritable("set") else { return }
     // Presence travels as JSON: a value JSON cannot carry (NaN, an infinite double, a date
     // JavaScript cannot hold) would reach peers differently by each path, so it fails the update.
@@ -37,8 +46,26 @@ public final class Presence {
         return
       }
     }
+    if addToHistory { rememberForHistory(values.keys) }
     for (key, value) in values { data[key] = value }
     change = .put(data)
+  }
+
+  /// Puts presence keys back for an undo or redo (nil removes the key), remembering what they
+  /// were so that the step can be reversed again.
+  func restore(_ values: [String: JSONValue?]) {
+    guard isWritable("set") else { return }
+    rememberForHistory(values.keys)
+    for (key, value) in values { data[key] = value }
+    change = .put(data)
+  }
+
+  /// Notes the values `keys` have now, once per key per update (the first value is the one an
+  /// undo puts back).
+  private func rememberForHistory(_ keys: Dictionary<String, some Any>.Keys) {
+    var reverse = context.reversePresence ?? [:]
+    for key in keys where reverse[key] == nil { reverse[key] = .some(data[key]) }
+    context.reversePresence = reverse
   }
 
   /// Removes the given keys, keeping the others. Removing keys the presence does not have

@@ -93,6 +93,11 @@ public struct YorkieError: Error, Sendable, CustomStringConvertible {
     /// is the path that did not decode, such as `$.todos.2.due`, and
     /// ``YorkieError/underlying`` the `DecodingError` that says how.
     public static let decodingFailed = Code("decodingFailed")
+    /// ``Document/undo()`` with an empty undo stack (check ``Document/canUndo``); Yorkie's
+    /// `ErrRefused` "There is no operation to be undone".
+    public static let nothingToUndo = Code("nothingToUndo")
+    /// ``Document/redo()`` with an empty redo stack (check ``Document/canRedo``).
+    public static let nothingToRedo = Code("nothingToRedo")
   }
 
   /// What went wrong.

@@ -50,6 +50,34 @@ extension Operation {
       }
     }
     guard mode.describes, let path = root.path(of: text.createdAt) else { return [] }
-    return changes.map { OperationInfo(type: .edit, path: path, from: $0.from, to: $0.to, value: .string($0.value)) }
+    return coalesced(changes).map { OperationInfo(type: .edit, path: path, from: $0.from, to: $0.to, value: .string($0.value)) }
+  }
+
+  /// Joins changes that read as one: pieces removed one after another at the same index (each
+  /// range is in the text the previous ones left) and pieces revived next to each other, so
+  /// that undoing the typing of "abc" reports one removal of 0..<3, as a plain edit would,
+  /// not one per piece the text happens to be split into. Applying the result in order still
+  /// turns the old text into the new one.
+  private static func coalesced(_ changes: [(from: Int, to: Int, value: String)]) -> [(from: Int, to: Int, value: String)] {
+    var result: [(from: Int, to: Int, value: String)] = []
+    result.reserveCapacity(changes.count)
+    for change in changes {
+      if let last = result.last {
+        let lastIsRemoval = last.value.isEmpty && last.from < last.to
+        let isRemoval = change.value.isEmpty && change.from < change.to
+        let lastIsInsertion = !last.value.isEmpty && last.from == last.to
+        let isInsertion = !change.value.isEmpty && change.from == change.to
+        if lastIsRemoval && isRemoval && change.from == last.from {
+          result[result.count - 1].to += change.to - change.from
+          continue
+        }
+        if lastIsInsertion && isInsertion && change.from == last.from + last.value.utf16.count {
+          result[result.count - 1].value += change.value
+          continue
+        }
+      }
+      result.append(change)
+    }
+    return result
   }
 }

@@ -1,0 +1,150 @@
+/// Whether this replica can undo and redo now: what ``Document/historyStates()`` sends so that
+/// an app enables its Undo and Redo buttons without polling.
+public struct HistoryState: Sendable, Equatable {
+  /// Whether ``Document/undo()`` has a step to undo.
+  public var canUndo: Bool
+  /// Whether ``Document/redo()`` has a step to redo.
+  public var canRedo: Bool
+
+  /// Creates a state.
+  public init(canUndo: Bool, canRedo: Bool) {
+    self.canUndo = canUndo
+    self.canRedo = canRedo
+  }
+}
+
+/// What an executed operation replaced, read while it ran: what its reverse needs beyond the
+/// operation itself. An operation whose reverse follows from the operation alone (an Add, an
+/// Increase, an insertion) captures nothing, so typing stores nothing besides its change.
+package enum HistoryCapture: Sendable {
+  /// A Set: the live value it replaced, nil when the key had none.
+  case replacedValue(ElementSnapshot?)
+  /// A Remove in an object: the member's key and value.
+  case removedMember(key: String, value: ElementSnapshot)
+  /// A Remove in an array: the value and the live position it followed.
+  case removedElement(anchor: TimeTicket, value: ElementSnapshot)
+  /// A Move: the live position the element followed before it moved.
+  case previousAnchor(TimeTicket)
+  /// An ArraySet: the value it replaced.
+  case replacedElement(ElementSnapshot)
+  /// A text edit: the characters it removed, by identity.
+  case removedText([RestoreSpan])
+  /// A style: each restyled run of characters with the values its styled keys had (nil: unset).
+  case previousStyles([StyleRun])
+  /// The operation changed nothing (a Remove of what a peer removed first): no reverse.
+  case nothing
+
+  /// A run of characters `from..<to` (positions by identity) and the values the styled keys had.
+  package struct StyleRun: Sendable, Equatable {
+    package var from: TextPosition
+    package var to: TextPosition
+    package var previous: [String: String?]
+  }
+}
+
+/// One undo or redo step: the operations a change executed (kept as the change holds them, so
+/// that recording a keystroke copies one reference), what some of them replaced, and the
+/// presence keys to put back. Its reverse is computed when it is undone (``Operation/reverse(capture:)``).
+package struct HistoryStep: Sendable {
+  package var operations: OperationList
+  /// Captures by operation index, in order; operations without one need none.
+  package var captures: [(index: Int, capture: HistoryCapture)]
+  /// The presence keys an update set with `addToHistory`, with the values they had (nil: absent).
+  package var presence: [String: JSONValue?]?
+
+  package var isEmpty: Bool { operations.isEmpty && presence == nil }
+}
+
+/// The undo and redo stacks of one replica (Yorkie's `History`): at most ``maxDepth`` steps
+/// each, the oldest dropped first. The history lives as long as its ``Document``: it is not
+/// stored, not sent, and a snapshot that replaces the content clears it (as in Yorkie).
+package struct History: Sendable {
+  /// Yorkie's `MaxUndoRedoStackDepth`.
+  package static let maxDepth = 50
+
+  /// The undo stack as a ring: pushing the 51st step overwrites the oldest without moving the
+  /// others (a keystroke pushes a step; shifting 50 entries each time would show).
+  private var undoRing: [HistoryStep?] = []
+  private var undoStart = 0
+  private(set) var undoCount = 0
+  private var redoStack: [HistoryStep] = []
+  /// Elements an undo or redo re-created under a new ticket (a removed member set again, an
+  /// array element added again): older steps still name the old ticket. Resolved when a step's
+  /// reverse is built (Yorkie's `reconcileCreatedAt`, which rewrites the stacks instead).
+  private var aliases: [TimeTicket: TimeTicket] = [:]
+  /// False only for benchmarks comparing against no history (``DocumentOptions``).
+  package var isRecording = true
+
+  package init() {}
+
+  package var canUndo: Bool { undoCount > 0 }
+  package var canRedo: Bool { !redoStack.isEmpty }
+  package var state: HistoryState { HistoryState(canUndo: canUndo, canRedo: canRedo) }
+  /// The redo stack's depth (tests).
+  package var redoCount: Int { redoStack.count }
+
+  /// Records an update: its step goes on the undo stack, and, when it changed the content, the
+  /// redo stack is emptied (Yorkie clears it when the update has operation infos).
+  package mutating func recordUpdate(_ step: HistoryStep) {
+    guard isRecording else { return }
+    if !step.operations.isEmpty, !redoStack.isEmpty { redoStack.removeAll() }
+    if !step.isEmpty { pushUndo(step) }
+    forgetAliasesIfEmpty()
+  }
+
+  package mutating func pushUndo(_ step: HistoryStep) {
+    if undoRing.isEmpty { undoRing = Array(repeating: nil, count: History.maxDepth) }
+    if undoCount == History.maxDepth {
+      undoRing[undoStart] = step
+      undoStart = (undoStart + 1) % History.maxDepth
+    } else {
+      undoRing[(undoStart + undoCount) % History.maxDepth] = step
+      undoCount += 1
+    }
+  }
+
+  package mutating func popUndo() -> HistoryStep? {
+    guard undoCount > 0 else { return nil }
+    undoCount -= 1
+    let slot = (undoStart + undoCount) % History.maxDepth
+    defer { undoRing[slot] = nil }
+    return undoRing[slot]
+  }
+
+  package mutating func pushRedo(_ step: HistoryStep) {
+    if redoStack.count >= History.maxDepth { redoStack.removeFirst() }
+    redoStack.append(step)
+  }
+
+  package mutating func popRedo() -> HistoryStep? { redoStack.popLast() }
+
+  /// Notes that the element `old` now lives on as `new`.
+  package mutating func alias(_ old: TimeTicket, to new: TimeTicket) {
+    guard old != new else { return }
+    aliases[old] = new
+  }
+
+  /// The ticket an element created at `ticket` lives on as.
+  package func resolve(_ ticket: TimeTicket) -> TimeTicket {
+    var current = ticket
+    var hops = 0
+    while let next = aliases[current], hops <= aliases.count {
+      current = next
+      hops += 1
+    }
+    return current
+  }
+
+  /// Empties both stacks (Yorkie's `clearHistory`, and what a snapshot does).
+  package mutating func clear() {
+    undoRing = []
+    undoStart = 0
+    undoCount = 0
+    redoStack = []
+    aliases = [:]
+  }
+
+  private mutating func forgetAliasesIfEmpty() {
+    if undoCount == 0 && redoStack.isEmpty && !aliases.isEmpty { aliases = [:] }
+  }
+}

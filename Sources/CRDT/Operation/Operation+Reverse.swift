@@ -1,0 +1,280 @@
+/// Undo and redo (issue 24): what an operation must read while it runs so that it can be
+/// reversed (``captureBeforeExecution(target:)``, ``captureAfterExecution(records:)``), its
+/// reverse (``reverse(capture:)``), and a reverse made into an operation of a new change
+/// (``restamped(_:issue:resolve:)``). Each is an exhaustive switch with no `default`: a new
+/// operation kind does not compile until it says how it is reversed.
+extension Operation {
+  // MARK: Capturing
+
+  /// What the reverse needs from the state before the operation runs on `target` (nil: nothing,
+  /// or nothing until it ran).
+  package func captureBeforeExecution(target: CRDTElement) -> HistoryCapture? {
+    switch self {
+    case .set(_, let key, _, _):
+      guard case .object(let object) = target.kind else { return nil }
+      return .replacedValue(object.get(key).map { ElementSnapshot($0) })
+    case .remove(_, let createdAt, _):
+      switch target.kind {
+      case .object(let object):
+        guard let element = object.element(createdAt: createdAt), !element.isRemoved, let key = object.key(of: createdAt) else {
+          return .nothing
+        }
+        return .removedMember(key: key, value: ElementSnapshot(element))
+      case .array(let array):
+        guard let element = array.element(createdAt: createdAt), !element.isRemoved,
+          let anchor = array.previousLivePositionID(before: createdAt) else { return .nothing }
+        return .removedElement(anchor: anchor, value: ElementSnapshot(element))
+      case .primitive, .text, .counter, .tree:
+        return nil
+      }
+    case .move(_, _, let createdAt, _):
+      guard case .array(let array) = target.kind, let anchor = array.previousLivePositionID(before: createdAt) else { return nil }
+      return .previousAnchor(anchor)
+    case .arraySet(_, let createdAt, _, _):
+      guard case .array(let array) = target.kind, let element = array.element(createdAt: createdAt), !element.isRemoved else {
+        return .nothing
+      }
+      return .replacedElement(ElementSnapshot(element))
+    case .add, .increase, .edit, .style, .restoreEdit, .dedupIncrease, .treeEdit, .treeStyle:
+      return nil
+    }
+  }
+
+  /// What the reverse needs from what the operation did: the text records it journaled (the
+  /// pieces an edit removed, the attributes a style replaced). Nil for the other kinds.
+  package func captureAfterExecution(records: [(text: CRDTText, record: CRDTText.Undo)]) -> HistoryCapture? {
+    switch self {
+    case .edit:
+      return Operation.removedText(in: records)
+    case .restoreEdit(_, _, _, let restoreSpans, _, let retombstoneSpans, _):
+      // With no spans it is a plain deletion.
+      return restoreSpans.isEmpty && retombstoneSpans.isEmpty ? Operation.removedText(in: records) : nil
+    case .style(_, _, _, let attributes, let attributesToRemove, _):
+      return Operation.previousStyles(in: records, keys: Array(attributes.keys) + attributesToRemove)
+    case .set, .add, .move, .remove, .arraySet, .increase, .dedupIncrease, .treeEdit, .treeStyle:
+      return nil
+    }
+  }
+
+  /// The characters that the removal records name (pieces live before: a removal record whose
+  /// previous removal is nil), by identity, with their content and attributes.
+  package static func removedText(in records: [(text: CRDTText, record: CRDTText.Undo)]) -> HistoryCapture? {
+    var spans: [RestoreSpan] = []
+    for (text, record) in records {
+      guard case .removal(let handle, nil) = record else { continue }
+      let node = text.node(handle)
+      var attributes: [String: String] = [:]
+      for entry in text.attributes(of: handle)?.entries ?? [] where !entry.isRemoved { attributes[entry.key] = entry.value }
+      spans.append(RestoreSpan(createdAt: node.id.createdAt, start: node.id.offset, end: node.id.offset + node.length,
+                               content: text.content(of: handle), attributes: attributes))
+    }
+    return spans.isEmpty ? nil : .removedText(spans)
+  }
+
+  /// Each restyled piece with the values `keys` had on it before.
+  private static func previousStyles(in records: [(text: CRDTText, record: CRDTText.Undo)], keys: [String]) -> HistoryCapture? {
+    var runs: [HistoryCapture.StyleRun] = []
+    var seen = Set<Int32>()
+    for (text, record) in records {
+      guard case .attributes(let handle, let before) = record, seen.insert(handle).inserted, !text.isRemoved(handle) else { continue }
+      let node = text.node(handle)
+      var previous: [String: String?] = [:]
+      for key in keys {
+        previous[key] = .some(before?.entries.first { $0.key == key && !$0.isRemoved }?.value)
+      }
+      // A position names the boundary after `relativeOffset` units of a piece, and offset 0 of
+      // a piece resolves to the piece before it (Yorkie's "prefer left"): the run starts at the
+      // end of the piece before it in the text.
+      let left = text.previous(of: handle)
+      let start = left == CRDTText.head ? TextPosition(id: text.id(of: left), relativeOffset: 0)
+        : TextPosition(id: text.id(of: left), relativeOffset: text.node(left).length)
+      runs.append(HistoryCapture.StyleRun(from: start, to: TextPosition(id: node.id, relativeOffset: node.length), previous: previous))
+    }
+    return runs.isEmpty ? nil : .previousStyles(runs)
+  }
+
+  // MARK: Reversing
+
+  /// The operations that undo this one, to run in order, with placeholder tickets
+  /// (``restamped(_:issue:resolve:)`` gives them the undo change's). Empty when it has none.
+  package func reverse(capture: HistoryCapture?) -> [Operation] {
+    let none = TimeTicket.initial
+    switch self {
+    case .set(let parent, let key, let value, _):
+      if case .replacedValue(let previous?) = capture {
+        return [.set(parentCreatedAt: parent, key: key, value: OperationValue(previous), executedAt: none)]
+      }
+      return [.remove(parentCreatedAt: parent, createdAt: value.createdAt, executedAt: none)]
+    case .add(let parent, _, let value, _):
+      return [.remove(parentCreatedAt: parent, createdAt: value.createdAt, executedAt: none)]
+    case .move(let parent, _, let createdAt, _):
+      guard case .previousAnchor(let anchor) = capture else { return [] }
+      return [.move(parentCreatedAt: parent, previousCreatedAt: anchor, createdAt: createdAt, executedAt: none)]
+    case .remove(let parent, _, _):
+      switch capture {
+      case .removedMember(let key, let value):
+        return [.set(parentCreatedAt: parent, key: key, value: OperationValue(value), executedAt: none)]
+      case .removedElement(let anchor, let value):
+        return [.add(parentCreatedAt: parent, previousCreatedAt: anchor, value: OperationValue(value), executedAt: none)]
+      default:
+        return []
+      }
+    case .arraySet(let parent, _, let value, _):
+      guard case .replacedElement(let previous) = capture else { return [] }
+      return [.arraySet(parentCreatedAt: parent, createdAt: value.createdAt, value: OperationValue(previous), executedAt: none)]
+    case .increase(let parent, let operand, _):
+      switch operand {
+      case .integer(let v): return [.increase(parentCreatedAt: parent, value: .integer(0 &- v), executedAt: none)]
+      case .long(let v): return [.increase(parentCreatedAt: parent, value: .long(0 &- v), executedAt: none)]
+      default: return []
+      }
+    case .edit(let edit):
+      var removed: [RestoreSpan] = []
+      if case .removedText(let spans) = capture { removed = spans }
+      let count = Int32(edit.content.utf16.count)
+      let inserted = count == 0 ? [] : [RestoreSpan(createdAt: edit.executedAt, start: 0, end: count, content: edit.content,
+                                                    attributes: edit.attributes ?? [:])]
+      if removed.isEmpty && inserted.isEmpty { return [] }
+      return [.restoreEdit(parentCreatedAt: edit.parentCreatedAt, from: edit.from, to: edit.from, restoreSpans: removed,
+                           restoreMode: .restore, retombstoneSpans: inserted, executedAt: none)]
+    case .restoreEdit(let parent, let from, _, let restoreSpans, let restoreMode, let retombstoneSpans, _):
+      if restoreSpans.isEmpty && retombstoneSpans.isEmpty {
+        guard case .removedText(let spans) = capture else { return [] }
+        return [.restoreEdit(parentCreatedAt: parent, from: from, to: from, restoreSpans: spans, restoreMode: .restore,
+                             retombstoneSpans: [], executedAt: none)]
+      }
+      let flipped: RestoreMode = restoreMode == .retombstone ? .restore : .retombstone
+      return [.restoreEdit(parentCreatedAt: parent, from: from, to: from, restoreSpans: restoreSpans, restoreMode: flipped,
+                           retombstoneSpans: retombstoneSpans, executedAt: none)]
+    case .style(let parent, _, _, _, _, _):
+      guard case .previousStyles(let runs) = capture else { return [] }
+      return runs.map { run in
+        var set: [String: String] = [:]
+        var unset: [String] = []
+        for (key, value) in run.previous.sorted(by: { $0.key < $1.key }) {
+          if let value { set[key] = value } else { unset.append(key) }
+        }
+        return .style(parentCreatedAt: parent, from: run.from, to: run.to, attributes: set, attributesToRemove: unset, executedAt: none)
+      }
+    case .dedupIncrease:
+      // A deduplicating counter counts actors in HyperLogLog registers, which cannot forget
+      // one: there is nothing to undo (Yorkie's dedup Increase has no reverse either).
+      return []
+    case .treeEdit:
+      // TREE-EDIT-REVERSE: the reverse of a tree edit needs the tree's restore spans, which the
+      // Tree work adds. Until then a tree edit is not undoable: its step undoes the update's
+      // other operations only. Fill this case (and its capture) when the spans land.
+      return []
+    case .treeStyle:
+      // A tree style's reverse needs each styled node's previous attributes; the tree records
+      // them in its own journal format (Sources/CRDT/Tree), which this issue leaves alone.
+      // Not undoable yet, like the tree edit above.
+      return []
+    }
+  }
+
+  /// A reverse operation as an operation of a new change: `issue` gives its ticket (and the
+  /// tickets of every element it creates), `resolve` the ticket an element named by an older
+  /// step lives on as (see ``History/resolve(_:)``).
+  package func restamped(_ issue: () -> TimeTicket, resolve: (TimeTicket) -> TimeTicket) -> Operation {
+    let ticket = issue()
+    switch self {
+    case .set(let parent, let key, let value, _):
+      return .set(parentCreatedAt: resolve(parent), key: key,
+                  value: OperationValue(value.snapshot.reticketed(root: ticket, issue)), executedAt: ticket)
+    case .add(let parent, let previous, let value, _):
+      return .add(parentCreatedAt: resolve(parent), previousCreatedAt: resolve(previous),
+                  value: OperationValue(value.snapshot.reticketed(root: ticket, issue)), executedAt: ticket)
+    case .move(let parent, let previous, let createdAt, _):
+      return .move(parentCreatedAt: resolve(parent), previousCreatedAt: resolve(previous), createdAt: resolve(createdAt), executedAt: ticket)
+    case .remove(let parent, let createdAt, _):
+      return .remove(parentCreatedAt: resolve(parent), createdAt: resolve(createdAt), executedAt: ticket)
+    case .arraySet(let parent, let createdAt, let value, _):
+      return .arraySet(parentCreatedAt: resolve(parent), createdAt: resolve(createdAt),
+                       value: OperationValue(value.snapshot.reticketed(root: ticket, issue)), executedAt: ticket)
+    case .increase(let parent, let value, _):
+      return .increase(parentCreatedAt: resolve(parent), value: value, executedAt: ticket)
+    case .edit(let edit):
+      return .edit(parentCreatedAt: resolve(edit.parentCreatedAt), from: edit.from, to: edit.to, content: edit.content,
+                   attributes: edit.attributes, executedAt: ticket)
+    case .style(let parent, let from, let to, let attributes, let attributesToRemove, _):
+      return .style(parentCreatedAt: resolve(parent), from: from, to: to, attributes: attributes,
+                    attributesToRemove: attributesToRemove, executedAt: ticket)
+    case .restoreEdit(let parent, let from, let to, let restoreSpans, let restoreMode, let retombstoneSpans, _):
+      return .restoreEdit(parentCreatedAt: resolve(parent), from: from, to: to, restoreSpans: restoreSpans,
+                          restoreMode: restoreMode, retombstoneSpans: retombstoneSpans, executedAt: ticket)
+    case .dedupIncrease(let parent, let value, let actor, _):
+      return .dedupIncrease(parentCreatedAt: resolve(parent), value: value, actor: actor, executedAt: ticket)
+    case .treeEdit, .treeStyle:
+      // Never a reverse yet (see ``reverse(capture:)``).
+      return self
+    }
+  }
+
+  /// The elements an executed reverse operation re-created under a new ticket, for the
+  /// history's aliases: a Set or an Add restores a removed value as a new element, an ArraySet
+  /// puts an old value back as a new element in place of the current one. `old` is the
+  /// ticket older steps name.
+  package func recreated(from template: Operation) -> [(old: TimeTicket, new: TimeTicket)] {
+    switch (template, self) {
+    case (.set(_, _, let old, _), .set(_, _, let new, _)), (.add(_, _, let old, _), .add(_, _, let new, _)):
+      return [(old.createdAt, new.createdAt)]
+    case (.arraySet(_, _, let old, _), .arraySet(_, let replaced, let new, _)):
+      return [(old.createdAt, new.createdAt), (replaced, new.createdAt)]
+    default:
+      return []
+    }
+  }
+}
+
+extension Operation {
+  /// Whether this reverse operation would act on an element a peer removed (or replaced)
+  /// meanwhile: an ArraySet would then bring back a second value beside the peer's, so the
+  /// undo skips it, as it skips operations on removed containers.
+  package func targetsRemovedElement(in target: CRDTElement) -> Bool {
+    guard case .arraySet(_, let createdAt, _, _) = self, case .array(let array) = target.kind else { return false }
+    return array.element(createdAt: createdAt)?.isRemoved ?? true
+  }
+}
+
+extension ElementSnapshot {
+  /// A copy of this value's live content as a new element: the value gets `root`, every element
+  /// below it a ticket from `issue`; tombstones are left out. Text pieces and tree nodes keep
+  /// their identities (they are unique within their text or tree, and older text steps name
+  /// them).
+  package func reticketed(root: TimeTicket, _ issue: () -> TimeTicket) -> ElementSnapshot {
+    let meta = Meta(createdAt: root)
+    switch self {
+    case .primitive(let value, _): return .primitive(value, meta)
+    case .counter(let value, _): return .counter(value, meta)
+    case .dedupCounter(let registers, _): return .dedupCounter(registers, meta)
+    case .object(let members, _):
+      return .object(members.compactMap { member in
+        member.value.meta.removedAt == nil ? (key: member.key, value: member.value.reticketed(root: issue(), issue)) : nil
+      }, meta)
+    case .array(let nodes, _):
+      return .array(nodes.compactMap { node in
+        guard let element = node.element, element.meta.removedAt == nil else { return nil }
+        return ArrayNode(element: element.reticketed(root: issue(), issue))
+      }, meta)
+    case .text(let nodes, _):
+      return .text(nodes.filter { $0.removedAt == nil }, meta)
+    case .tree(let content, _):
+      return .tree(content, meta)
+    }
+  }
+}
+
+extension CRDTRoot {
+  /// Whether the element `createdAt` is in the document and neither it nor a container above
+  /// it is removed: where an undo may still act (Yorkie skips a reverse operation otherwise).
+  package func isLive(_ createdAt: TimeTicket) -> Bool {
+    var current = registry[createdAt]
+    while let entry = current {
+      if entry.element.isRemoved { return false }
+      guard let parent = entry.parent else { return true }
+      current = registry[parent.createdAt]
+    }
+    return false
+  }
+}

@@ -1,0 +1,429 @@
+import CRDT
+import Foundation
+import Testing
+
+// Undo and redo (issue 24), after Yorkie's history_test.ts, history_text_test.ts and
+// history_array_test.ts: each kind's reverse on one replica, then the concurrency cases with
+// two and three replicas exchanging changes through an in-process server (ChangeLog) in seeded
+// random orders.
+
+/// Syncs every replica twice in a random order, then expects them all to show the same JSON.
+private func converge(_ docs: [Document], _ log: ChangeLog, _ rng: inout SeededRandom, collectGarbage: Bool = true,
+                      sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+  for _ in 0..<2 {
+    for doc in docs.shuffled(using: &rng) { try await log.sync(doc, collectGarbage: collectGarbage) }
+  }
+  let first = await docs[0].toSortedJSON()
+  for doc in docs.dropFirst() {
+    await expectSorted(doc, first, sourceLocation: sourceLocation)
+  }
+  for doc in docs { #expect(await doc.checkInvariants() == nil, sourceLocation: sourceLocation) }
+  return first
+}
+
+/// The code of the YorkieError `body` throws (nil when it throws none).
+private func errorCode(_ body: () async throws -> Void) async -> YorkieError.Code? {
+  do {
+    try await body()
+    return nil
+  } catch {
+    return (error as? YorkieError)?.code
+  }
+}
+
+private func expectSorted(_ doc: Document, _ expected: String, sourceLocation: SourceLocation = #_sourceLocation) async {
+  let json = await doc.toSortedJSON()
+  #expect(json == expected, sourceLocation: sourceLocation)
+}
+
+private func expectText(_ doc: Document, _ expected: String, sourceLocation: SourceLocation = #_sourceLocation) async {
+  let value = await text(doc)
+  #expect(value == expected, sourceLocation: sourceLocation)
+}
+
+private func text(_ doc: Document, _ key: String = "t") async -> String {
+  (try? await doc.update { root, _ in root.text(key)?.string ?? "" }) ?? "?"
+}
+
+@Suite("History: undo and redo")
+struct HistoryTests {
+  // MARK: One replica, each kind
+
+  @Test("object set and remove are undone and redone in order")
+  func objectSetAndRemove() async throws {
+    let doc = Document(key: "h")
+    try await doc.update { root, _ in root["a"] = 1 }
+    try await doc.update { root, _ in root["a"] = 2 }
+    try await doc.update { root, _ in root["b"] = .object(["c": "x"]) }
+    try await doc.update { root, _ in root.remove("a") }
+    await expectSorted(doc, #"{"b":{"c":"x"}}"#)
+    try await doc.undo()
+    await expectSorted(doc, #"{"a":2,"b":{"c":"x"}}"#)
+    try await doc.undo()
+    await expectSorted(doc, #"{"a":2}"#)
+    try await doc.undo()
+    await expectSorted(doc, #"{"a":1}"#)
+    try await doc.undo()
+    await expectSorted(doc, "{}")
+    #expect(await doc.canUndo == false)
+    #expect(await doc.canRedo == true)
+    for expected in [#"{"a":1}"#, #"{"a":2}"#, #"{"a":2,"b":{"c":"x"}}"#, #"{"b":{"c":"x"}}"#] {
+      try await doc.redo()
+      await expectSorted(doc, expected)
+    }
+    #expect(await doc.canRedo == false)
+    #expect(await doc.checkInvariants() == nil)
+  }
+
+  @Test("array add, remove, move and set are undone and redone")
+  func arrayKinds() async throws {
+    let doc = Document(key: "h")
+    try await doc.update { root, _ in try root.setNewArray("l").append(1); try root.array("l")?.append(2); try root.array("l")?.append(3) }
+    try await doc.update { root, _ in try root.array("l")?.append(4) }
+    try await doc.update { root, _ in try root.array("l")?.remove(at: 0) }
+    try await doc.update { root, _ in try root.array("l")?.move(from: 0, to: 2) }
+    try await doc.update { root, _ in try root.array("l")?.set(9, at: 1) }
+    let states = [#"{"l":[1,2,3]}"#, #"{"l":[1,2,3,4]}"#, #"{"l":[2,3,4]}"#, #"{"l":[3,4,2]}"#, #"{"l":[3,9,2]}"#]
+    await expectSorted(doc, states[4])
+    for expected in states.dropLast().reversed() {
+      try await doc.undo()
+      await expectSorted(doc, expected)
+      #expect(await doc.checkInvariants() == nil)
+    }
+    for expected in states.dropFirst() {
+      try await doc.redo()
+      await expectSorted(doc, expected)
+      #expect(await doc.checkInvariants() == nil)
+    }
+  }
+
+  @Test("text edits and styles are undone by identity and redone")
+  func textKinds() async throws {
+    let doc = Document(key: "h")
+    try await doc.update { root, _ in _ = try root.setNewText("t").edit(0, 0, "hello world") }
+    try await doc.update { root, _ in _ = try root.text("t")?.edit(0, 5, "HEY") }
+    try await doc.update { root, _ in try root.text("t")?.setStyle(0, 3, ["b": true]) }
+    await expectSorted(doc, #"{"t":[{"attrs":{"b":true},"val":"HEY"},{"val":" world"}]}"#)
+    try await doc.undo()
+    await expectSorted(doc, #"{"t":[{"val":"HEY"},{"val":" world"}]}"#)
+    try await doc.undo()
+    await expectText(doc, "hello world")
+    try await doc.undo()
+    await expectText(doc, "")
+    try await doc.redo()
+    try await doc.redo()
+    await expectText(doc, "HEY world")
+    try await doc.redo()
+    await expectSorted(doc, #"{"t":[{"attrs":{"b":true},"val":"HEY"},{"val":" world"}]}"#)
+    #expect(await doc.checkInvariants() == nil)
+  }
+
+  @Test("a counter's increase is undone by the opposite increase")
+  func counterIncrease() async throws {
+    let doc = Document(key: "h")
+    try await doc.update { root, _ in _ = root.setNewCounter("c", .int(10)) }
+    try await doc.update { root, _ in root.counter("c")?.increase(by: 5) }
+    try await doc.update { root, _ in root.counter("c")?.increase(by: -2) }
+    await expectSorted(doc, #"{"c":13}"#)
+    try await doc.undo()
+    await expectSorted(doc, #"{"c":15}"#)
+    try await doc.undo()
+    await expectSorted(doc, #"{"c":10}"#)
+    try await doc.redo()
+    await expectSorted(doc, #"{"c":15}"#)
+  }
+
+  @Test("a new update empties the redo stack; undo with nothing to undo throws nothingToUndo")
+  func newUpdateClearsRedo() async throws {
+    let doc = Document(key: "h")
+    #expect(await errorCode { try await doc.undo() } == .nothingToUndo)
+    #expect(await errorCode { try await doc.redo() } == .nothingToRedo)
+    try await doc.update { root, _ in root["a"] = 1 }
+    try await doc.update { root, _ in root["a"] = 2 }
+    try await doc.undo()
+    #expect(await doc.canRedo)
+    try await doc.update { root, _ in root["b"] = 3 }
+    #expect(await doc.canRedo == false)
+    #expect(await errorCode { try await doc.redo() } == .nothingToRedo)
+    await expectSorted(doc, #"{"a":1,"b":3}"#)
+  }
+
+  @Test("the undo stack keeps the latest 50 steps")
+  func fiftySteps() async throws {
+    let doc = Document(key: "h")
+    for value in 1...60 { try await doc.update { root, _ in root["n"] = .integer(Int32(value)) } }
+    for _ in 0..<50 { try await doc.undo() }
+    #expect(await doc.canUndo == false)
+    await expectSorted(doc, #"{"n":10}"#)
+    #expect(await doc.historyDepths.redo == 50)
+    #expect(await errorCode { try await doc.undo() } == .nothingToUndo)
+  }
+
+  @Test("clearHistory empties both stacks")
+  func clearHistory() async throws {
+    let doc = Document(key: "h")
+    try await doc.update { root, _ in root["a"] = 1 }
+    try await doc.update { root, _ in root["a"] = 2 }
+    try await doc.undo()
+    await doc.clearHistory()
+    #expect(await doc.canUndo == false)
+    #expect(await doc.canRedo == false)
+  }
+
+  @Test("presence set with addToHistory travels with undo and redo")
+  func presenceTravels() async throws {
+    let doc = Document(key: "h")
+    try await doc.setActor(actor(1))
+    await doc.setStatus(.attached)
+    try await doc.update { root, presence in
+      root["a"] = 1
+      presence.set(["cursor": 0], addToHistory: true)
+    }
+    try await doc.update { root, presence in
+      root["a"] = 2
+      presence.set(["cursor": 5], addToHistory: true)
+    }
+    try await doc.undo()
+    #expect(await doc.myPresence == ["cursor": 0])
+    await expectSorted(doc, #"{"a":1}"#)
+    try await doc.undo()
+    #expect(await doc.myPresence == [:])
+    try await doc.redo()
+    #expect(await doc.myPresence == ["cursor": 0])
+    try await doc.redo()
+    #expect(await doc.myPresence == ["cursor": 5])
+    // A presence set without addToHistory is no step.
+    try await doc.update { _, presence in presence.set(["cursor": 7]) }
+    try await doc.undo()
+    #expect(await doc.myPresence == ["cursor": 0])
+  }
+
+  @Test("an undo is a localChange whose infos say what was restored; historyStates follows both flags")
+  func events() async throws {
+    let doc = Document(key: "h")
+    let events = await doc.events()
+    let states = await doc.historyStates()
+    try await doc.update { root, _ in _ = try root.setNewText("t").edit(0, 0, "abc") }
+    try await doc.update { root, _ in try root.text("t")?.delete(1, 2) }
+    try await doc.undo()
+    try await doc.undo()
+    try await doc.redo()
+    await doc.clearHistory()
+    var received: [DocEvent] = []
+    for await event in events {
+      received.append(event)
+      if received.count == 5 { break }
+    }
+    let infos = received.compactMap { event -> [OperationInfo]? in
+      if case .localChange(let change) = event { return change.operations } else { return nil }
+    }
+    // Only Yorkie's events: five local changes and nothing else.
+    #expect(infos.count == 5)
+    // The undo of the deletion puts "b" back at 1; the undo of the insertion removes "ac".
+    #expect(infos[2].map(\.type) == [.edit])
+    #expect(infos[2].first?.from == 1 && infos[2].first?.to == 1 && infos[2].first?.value == .string("b"))
+    // One removal of all three characters, though the undo above split them into pieces.
+    #expect(infos[3].map(\.type) == [.edit, .remove])
+    #expect(infos[3].first?.from == 0 && infos[3].first?.to == 3)
+    // The redo of that undo sets the text again and puts "abc" back.
+    #expect(infos[4].map(\.type) == [.set, .edit])
+    #expect(infos[4].last?.from == 0 && infos[4].last?.to == 0 && infos[4].last?.value == .string("abc"))
+    var seen: [HistoryState] = []
+    for await state in states {
+      seen.append(state)
+      if seen.count == 6 { break }
+    }
+    // The first state is the current one; then one per change of a flag (the second update
+    // changes neither, so it sends nothing).
+    #expect(seen == [HistoryState(canUndo: false, canRedo: false), HistoryState(canUndo: true, canRedo: false),
+                     HistoryState(canUndo: true, canRedo: true), HistoryState(canUndo: false, canRedo: true),
+                     HistoryState(canUndo: true, canRedo: true), HistoryState(canUndo: false, canRedo: false)])
+  }
+
+  // MARK: Replicas
+
+  @Test("a peer's edits are never undone; undo syncs and converges (3 replicas)")
+  func peersNotUndone() async throws {
+    for seed in SeededRandom.seeds(4, base: 0x4157) {
+      print("history seed \(seed) (peers not undone)")
+      var rng = SeededRandom(seed: seed)
+      let docs = try await makeReplicas(3)
+      let log = ChangeLog(actors: [actor(1), actor(2), actor(3)])
+      try await docs[0].update { root, _ in _ = try root.setNewText("t").edit(0, 0, "base") }
+      _ = try await converge(docs, log, &rng)
+      try await docs[0].update { root, _ in _ = try root.text("t")?.edit(4, 4, "-A") }
+      try await docs[1].update { root, _ in _ = try root.text("t")?.edit(0, 0, "B-") }
+      try await docs[2].update { root, _ in root["x"] = 3 }
+      _ = try await converge(docs, log, &rng)
+      try await docs[0].undo()
+      let json = try await converge(docs, log, &rng)
+      #expect(json == #"{"t":[{"val":"B-"},{"val":"base"}],"x":3}"#)
+      #expect(await docs[0].canUndo)  // its first update, the text's creation, is still there
+    }
+  }
+
+  @Test("undo of a set inside an object a peer removed meanwhile is skipped, and converges")
+  func undoTargetRemovedByPeer() async throws {
+    for seed in SeededRandom.seeds(4, base: 0x5E7) {
+      print("history seed \(seed) (target removed)")
+      var rng = SeededRandom(seed: seed)
+      let docs = try await makeReplicas(2)
+      let log = ChangeLog(actors: [actor(1), actor(2)])
+      try await docs[0].update { root, _ in _ = root.setNewObject("o") }
+      _ = try await converge(docs, log, &rng)
+      try await docs[0].update { root, _ in root.object("o")?["k"] = "v" }
+      try await docs[1].update { root, _ in root.remove("o") }
+      _ = try await converge(docs, log, &rng)
+      try await docs[0].undo()  // its set targets a removed object: skipped
+      do { let json = try await converge(docs, log, &rng); #expect(json == "{}") }
+      try await docs[0].undo()  // the object's creation: removes it (already removed)
+      do { let json = try await converge(docs, log, &rng); #expect(json == "{}") }
+      #expect(await docs[0].canUndo == false)
+    }
+  }
+
+  @Test("undo of a remove whose element a peer moved meanwhile puts it back once, and converges")
+  func undoRemoveOfMovedElement() async throws {
+    for seed in SeededRandom.seeds(4, base: 0x30E) {
+      print("history seed \(seed) (moved then removed)")
+      var rng = SeededRandom(seed: seed)
+      let docs = try await makeReplicas(2)
+      let log = ChangeLog(actors: [actor(1), actor(2)])
+      try await docs[0].update { root, _ in
+        let list = root.setNewArray("l")
+        for value in 1...4 { try list.append(.integer(Int32(value))) }
+      }
+      _ = try await converge(docs, log, &rng)
+      try await docs[0].update { root, _ in try root.array("l")?.remove(at: 1) }
+      try await docs[1].update { root, _ in try root.array("l")?.move(from: 1, to: 3) }
+      _ = try await converge(docs, log, &rng)
+      try await docs[0].undo()
+      let json = try await converge(docs, log, &rng)
+      #expect(json == #"{"l":[1,2,3,4]}"#)
+      try await docs[0].redo()
+      do { let json = try await converge(docs, log, &rng); #expect(json == #"{"l":[1,3,4]}"#) }
+    }
+  }
+
+  @Test("undo of a text deletion after a peer inserted inside the range keeps the peer's text")
+  func undoTextAfterConcurrentInsert() async throws {
+    for seed in SeededRandom.seeds(4, base: 0x7E47) {
+      print("history seed \(seed) (concurrent insert)")
+      var rng = SeededRandom(seed: seed)
+      let docs = try await makeReplicas(3)
+      let log = ChangeLog(actors: [actor(1), actor(2), actor(3)])
+      try await docs[0].update { root, _ in _ = try root.setNewText("t").edit(0, 0, "abcdef") }
+      _ = try await converge(docs, log, &rng, collectGarbage: false)
+      try await docs[0].update { root, _ in try root.text("t")?.delete(1, 5) }  // "af"
+      try await docs[1].update { root, _ in _ = try root.text("t")?.edit(3, 3, "XY") }  // "abcXYdef"
+      try await docs[2].update { root, _ in _ = try root.text("t")?.edit(6, 6, "!") }
+      _ = try await converge(docs, log, &rng, collectGarbage: false)
+      await expectText(docs[0], "aXYf!")
+      try await docs[0].undo()
+      _ = try await converge(docs, log, &rng, collectGarbage: false)
+      await expectText(docs[1], "abcXYdef!")
+      try await docs[0].redo()
+      _ = try await converge(docs, log, &rng, collectGarbage: false)
+      await expectText(docs[2], "aXYf!")
+    }
+  }
+
+  @Test("known issue: undo of a deletion a peer inserted into, after garbage collection purged it, can diverge")
+  func undoTextAfterConcurrentInsertAndGarbageCollection() async throws {
+    // The restore recreates purged characters after the insertion's surviving pieces; a
+    // replica that has not purged them yet revives them in place, around the peer's text.
+    // CRDTText.restore (Yorkie's findRestoreAnchor) does not place the two alike yet.
+    await withKnownIssue(isIntermittent: true) {
+      for seed in SeededRandom.seeds(4, base: 0x7E47) {
+        print("history seed \(seed) (concurrent insert, GC)")
+        var rng = SeededRandom(seed: seed)
+        let docs = try await makeReplicas(3)
+        let log = ChangeLog(actors: [actor(1), actor(2), actor(3)])
+        try await docs[0].update { root, _ in _ = try root.setNewText("t").edit(0, 0, "abcdef") }
+        _ = try await converge(docs, log, &rng)
+        try await docs[0].update { root, _ in try root.text("t")?.delete(1, 5) }
+        try await docs[1].update { root, _ in _ = try root.text("t")?.edit(3, 3, "XY") }
+        try await docs[2].update { root, _ in _ = try root.text("t")?.edit(6, 6, "!") }
+        _ = try await converge(docs, log, &rng)
+        try await docs[0].undo()
+        _ = try await converge(docs, log, &rng)
+        await expectText(docs[1], "abcXYdef!")
+      }
+    }
+  }
+
+  @Test("undo after garbage collection purged the removed text recreates it, on every replica")
+  func undoAfterGarbageCollection() async throws {
+    for seed in SeededRandom.seeds(4, base: 0x6C) {
+      print("history seed \(seed) (after GC)")
+      var rng = SeededRandom(seed: seed)
+      let docs = try await makeReplicas(2)
+      let log = ChangeLog(actors: [actor(1), actor(2)])
+      try await docs[0].update { root, _ in
+        _ = try root.setNewText("t").edit(0, 0, "hello")
+        root["o"] = .object(["k": 1])
+      }
+      _ = try await converge(docs, log, &rng)
+      try await docs[0].update { root, _ in
+        try root.text("t")?.delete(1, 4)
+        root.remove("o")
+      }
+      _ = try await converge(docs, log, &rng)
+      _ = try await converge(docs, log, &rng)
+      for doc in docs { #expect(await doc.garbageLength == 0) }
+      try await docs[0].undo()
+      let json = try await converge(docs, log, &rng)
+      #expect(json == #"{"o":{"k":1},"t":[{"val":"h"},{"val":"ell"},{"val":"o"}]}"#)
+    }
+  }
+
+  @Test("undo of a move after a concurrent move of the same element converges")
+  func undoMoveAfterConcurrentMove() async throws {
+    for seed in SeededRandom.seeds(4, base: 0x30F) {
+      print("history seed \(seed) (move after move)")
+      var rng = SeededRandom(seed: seed)
+      let docs = try await makeReplicas(3)
+      let log = ChangeLog(actors: [actor(1), actor(2), actor(3)])
+      try await docs[0].update { root, _ in
+        let list = root.setNewArray("l")
+        for value in ["a", "b", "c", "d"] { try list.append(.string(value)) }
+      }
+      _ = try await converge(docs, log, &rng)
+      try await docs[0].update { root, _ in try root.array("l")?.move(from: 0, to: 3) }  // b c d a
+      try await docs[1].update { root, _ in try root.array("l")?.move(from: 0, to: 1) }  // b a c d
+      _ = try await converge(docs, log, &rng)
+      try await docs[0].undo()
+      let json = try await converge(docs, log, &rng)
+      // The undo moves "a" back after what preceded it (the head): first, whoever won before.
+      #expect(json == #"{"l":["a","b","c","d"]}"#)
+      try await docs[0].redo()
+      _ = try await converge(docs, log, &rng)
+    }
+  }
+
+  @Test("undo of an array set puts the old value back, also after a peer's set of the same element")
+  func undoArraySet() async throws {
+    for seed in SeededRandom.seeds(4, base: 0xA5E7) {
+      print("history seed \(seed) (array set)")
+      var rng = SeededRandom(seed: seed)
+      let docs = try await makeReplicas(2)
+      let log = ChangeLog(actors: [actor(1), actor(2)])
+      try await docs[0].update { root, _ in
+        let list = root.setNewArray("l")
+        for value in 1...3 { try list.append(.integer(Int32(value))) }
+      }
+      _ = try await converge(docs, log, &rng)
+      try await docs[0].update { root, _ in try root.array("l")?.set(20, at: 1) }
+      _ = try await converge(docs, log, &rng)
+      try await docs[0].undo()
+      do { let json = try await converge(docs, log, &rng); #expect(json == #"{"l":[1,2,3]}"#) }
+      try await docs[0].redo()
+      do { let json = try await converge(docs, log, &rng); #expect(json == #"{"l":[1,20,3]}"#) }
+      // A peer replaces the element the redo made; the undo's target is then gone: skipped.
+      try await docs[1].update { root, _ in try root.array("l")?.set(30, at: 1) }
+      _ = try await converge(docs, log, &rng)
+      try await docs[0].undo()
+      do { let json = try await converge(docs, log, &rng); #expect(json == #"{"l":[1,30,3]}"#) }
+    }
+  }
+}
