@@ -13,8 +13,8 @@ struct DemoError: Error, CustomStringConvertible {
   }
 }
 
-/// The whole demo: a server, three clients editing one document at once, a broadcast, and the
-/// check that they converged. Every wait is bounded.
+/// The whole demo: a server, three clients editing one document at once, a broadcast, one
+/// client's undo and redo, and the check that they converged. Every wait is bounded.
 struct Scenario {
   /// The command line.
   var arguments: DemoArguments
@@ -51,6 +51,7 @@ struct Scenario {
     try await join(cast)
     try await edit(cast)
     try await settle(cast)
+    try await undoAndRedo(cast)
     var expectedLikes: Int64 = 0
     for participant in cast { expectedLikes += await participant.likesAdded }
     try await Report.check(cast, expectedLikes: expectedLikes, log: log)
