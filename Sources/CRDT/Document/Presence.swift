@@ -18,10 +18,14 @@ public final class Presence {
   let context: UpdateContext
   private(set) var data: [String: JSONValue]
   private(set) var change: PresenceChange?
+  /// The presence as the update found it: what an undo puts a key back to, however often the
+  /// update set it.
+  private let before: [String: JSONValue]
 
   init(context: UpdateContext, data: [String: JSONValue]) {
     self.context = context
     self.data = data
+    self.before = data
   }
 
   /// Sets the given keys, keeping the others.
@@ -30,8 +34,10 @@ public final class Presence {
   }
 
   /// Sets the given keys, keeping the others; with `addToHistory`, the update's undo step also
-  /// puts these keys back to what they were (Yorkie's `presence.set(…, {addToHistory: true})`):
-  /// a selection or a cursor then travels with ``Document/undo()`` and ``Document/redo()``.
+  /// puts these keys back to what they were before the update (Yorkie's
+  /// `presence.set(…, {addToHistory: true})`): a selection or a cursor then travels with
+  /// ``Document/undo()`` and ``Document/redo()``. As in Yorkie, the last set of a key in an
+  /// update decides: a later set without `addToHistory` takes the key out of the step again.
   /// An update that only sets presence this way is an undo step of its own, and does not clear
   /// the redo stack (as in Yorkie).
   public func set(_ values: [String: JSONValue], addToHistory: Bool) {
@@ -46,7 +52,7 @@ public final class Presence {
         return
       }
     }
-    if addToHistory { rememberForHistory(values.keys) }
+    if addToHistory { rememberForHistory(values.keys) } else { forgetForHistory(values.keys) }
     for (key, value) in values { data[key] = value }
     change = .put(data)
   }
@@ -60,12 +66,18 @@ public final class Presence {
     change = .put(data)
   }
 
-  /// Notes the values `keys` have now, once per key per update (the first value is the one an
-  /// undo puts back).
+  /// Puts `keys` in the update's undo step with the values they had before the update.
   private func rememberForHistory(_ keys: Dictionary<String, some Any>.Keys) {
     var reverse = context.reversePresence ?? [:]
-    for key in keys where reverse[key] == nil { reverse[key] = .some(data[key]) }
+    for key in keys { reverse[key] = .some(before[key]) }
     context.reversePresence = reverse
+  }
+
+  /// Takes `keys` out of the update's undo step (a set without `addToHistory` came last).
+  private func forgetForHistory(_ keys: Dictionary<String, some Any>.Keys) {
+    guard var reverse = context.reversePresence else { return }
+    for key in keys { reverse[key] = nil }
+    context.reversePresence = reverse.isEmpty ? nil : reverse
   }
 
   /// Removes the given keys, keeping the others. Removing keys the presence does not have

@@ -229,11 +229,18 @@ extension Operation {
 
 extension Operation {
   /// Whether this reverse operation would act on an element a peer removed (or replaced)
-  /// meanwhile: an ArraySet would then bring back a second value beside the peer's, so the
-  /// undo skips it, as it skips operations on removed containers.
+  /// meanwhile: an ArraySet would then bring back a second value beside the peer's, and a Remove
+  /// would change nothing, so the undo skips both (as Yorkie does: with nothing applied, an undo
+  /// sends no change and pushes no redo step), as it skips operations on removed containers.
   package func targetsRemovedElement(in target: CRDTElement) -> Bool {
-    guard case .arraySet(_, let createdAt, _, _) = self, case .array(let array) = target.kind else { return false }
-    return array.element(createdAt: createdAt)?.isRemoved ?? true
+    switch (self, target.kind) {
+    case (.arraySet(_, let createdAt, _, _), .array(let array)), (.remove(_, let createdAt, _), .array(let array)):
+      return array.element(createdAt: createdAt)?.isRemoved ?? true
+    case (.remove(_, let createdAt, _), .object(let object)):
+      return object.element(createdAt: createdAt)?.isRemoved ?? true
+    default:
+      return false
+    }
   }
 }
 
