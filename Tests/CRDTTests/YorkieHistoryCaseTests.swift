@@ -368,7 +368,7 @@ struct YorkieHistoryCaseTests {
   @Test("object: Should clean up the references to a previously deleted node when the deleted node is restored through undo")
   func objectRestoredNodeReferences() async throws {
     // Known issue (see the report of issue 24): an undone removal restores a copy under fresh tickets (Yorkie: under the original ticket), so the old tombstone is still garbage
-    await withKnownIssue("an undone removal restores a copy under fresh tickets (Yorkie: under the original ticket), so the old tombstone is still garbage", isIntermittent: true) {
+    do {
       let (doc1, doc2, log) = try await twoClients()
       try await doc1.update { root, _ in root["shape"] = .object(["color": "black"]) }
       try await log.sync(doc1)

@@ -16,7 +16,7 @@ struct YorkieSizeCaseTests {
   @Test("restoring a container over a diverged tombstone costs what the container cost")
   func restoreOverDivergedTombstone() async throws {
     // Known issue (see the report of issue 24): an undone removal restores a copy under fresh tickets (Yorkie: under the original ticket), so the tombstone stays in gc until collected
-    await withKnownIssue("an undone removal restores a copy under fresh tickets (Yorkie: under the original ticket), so the tombstone stays in gc until collected", isIntermittent: true) {
+    do {
       let (d1, d2) = await makeReplicas()
       try await d1.update { root, _ in root["k"] = .object(["a": "1"]) }
       try await crossSync(d1, d2)
@@ -35,7 +35,7 @@ struct YorkieSizeCaseTests {
   @Test("undoing the removal of an array container, then collecting, costs what it was built at")
   func undoArrayContainerRemoval() async throws {
     // Known issue (see the report of issue 24): members of a literal object/array value carry no placement ticket here (Yorkie counts 24 more bytes of meta each)
-    await withKnownIssue("members of a literal object/array value carry no placement ticket here (Yorkie counts 24 more bytes of meta each)", isIntermittent: true) {
+    do {
       let doc = Document(key: "test-doc")
       try await doc.update { root, _ in try root.setNewArray("k").append(.object(["a": "1"])) }
       let built = await doc.size
@@ -52,7 +52,7 @@ struct YorkieSizeCaseTests {
   @Test("restoring a container holding an earlier tombstone costs what it cost before the removal")
   func restoreContainerWithTombstone() async throws {
     // Known issue (see the report of issue 24): literal members lack the placement ticket Yorkie counts; an undone removal restores a copy under fresh tickets
-    await withKnownIssue("literal members lack the placement ticket Yorkie counts; an undone removal restores a copy under fresh tickets", isIntermittent: true) {
+    do {
       let doc = Document(key: "test-doc")
       try await doc.update { root, _ in root["k"] = .object(["a": "1", "b": "2"]) }
       try await doc.update { root, _ in root.object("k")?.remove("b") }
@@ -73,7 +73,7 @@ struct YorkieSizeCaseTests {
   @Test("restoring an array container holding an earlier tombstone costs what it cost before the removal")
   func restoreArrayContainerWithTombstone() async throws {
     // Known issue (see the report of issue 24): members of a literal object value carry no placement ticket here (Yorkie counts 24 more bytes of meta each)
-    await withKnownIssue("members of a literal object value carry no placement ticket here (Yorkie counts 24 more bytes of meta each)", isIntermittent: true) {
+    do {
       let doc = Document(key: "test-doc")
       try await doc.update { root, _ in try root.setNewArray("k").append(.object(["a": "1", "b": "2"])) }
       try await doc.update { root, _ in

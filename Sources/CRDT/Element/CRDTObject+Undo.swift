@@ -8,6 +8,17 @@ extension CRDTObject {
     /// leave an object only by garbage collection, which never runs inside a transaction, and
     /// by the undo of their own Set, which runs after every record made after it.
     case set(element: TimeTicket, previousWinner: TimeTicket?, tombstone: SetTombstone)
+    /// Undoes a Set's taking out of the member that held the identity it restores (see
+    /// `Operation+Set.swift`): puts the member back, registered as it was. Boxed: rare, and
+    /// every record would pay for its size.
+    indirect case restoredOver(RestoredHolder)
+  }
+
+  /// A member a Set restoring its identity took out of the object, for rollback.
+  package struct RestoredHolder {
+    package let element: CRDTElement
+    package let key: String
+    package let wasWinner: Bool
   }
 
   /// Which element an object Set turned into a tombstone.
@@ -48,6 +59,9 @@ extension CRDTObject {
       if element.kind.isRegistered { root.deregister(element) }
       purge(element)
       restoreWinner(key, previousWinner)
+    case .restoredOver(let holder):
+      reinsert(holder.element, key: holder.key, asWinner: holder.wasWinner)
+      root.reattach(holder.element, parent: self)
     }
   }
 }

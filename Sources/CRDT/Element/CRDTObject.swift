@@ -100,6 +100,13 @@ package final class CRDTObject: CRDTElement {
     winner[key] = element
   }
 
+  /// Puts back a member that a Set restoring its identity took out (rollback only), and makes
+  /// it the winner of its key again when it was.
+  package func reinsert(_ element: CRDTElement, key: String, asWinner: Bool) {
+    insertMember(Member(key: key, element: element))
+    if asWinner { winner[key] = element }
+  }
+
   /// Removes the element created at `createdAt` at `executedAt`.
   ///
   /// - Returns: the element when it became a tombstone now, nil when it was unknown or the

@@ -221,6 +221,65 @@ package final class CRDTRoot {
     return count
   }
 
+  /// Registers again a subtree that ``deregister(_:)`` took out (rollback of a Set that restored
+  /// its identity): its containers in the registry, its tombstones as garbage. The size is the
+  /// journal's to give back.
+  package func reattach(_ element: CRDTElement, parent: CRDTElement) {
+    func visit(_ element: CRDTElement, parent: CRDTElement) {
+      if element.kind.isRegistered { registry[element.createdAt] = Entry(element: element, parent: parent) }
+      if element.isRemoved {
+        removed.append(Entry(element: element, parent: parent))
+        if element.kind.holdsContent { removedHolders += 1 }
+      }
+      element.kind.forEachChild { visit($0, parent: element) }
+    }
+    visit(element, parent: parent)
+  }
+
+  /// Records the garbage a new element brings inside it, so that collection finds it: removed
+  /// elements below it, its arrays' dead positions, its texts' removed pieces and attributes, its
+  /// trees' tombstones. A fresh value holds none; a value that restores an element as it was (a
+  /// Yorkie peer's undo of a removal, or this replica's) holds what that element held. `element`'s
+  /// own removal is its operation's to register.
+  package func registerGarbage(within element: CRDTElement, journal: Journal) {
+    func record(_ pair: GCPair) {
+      let key = GCPairKey(parent: pair.parent.createdAt, child: pair.child)
+      if let previous = replaceGCPair(pair, key: key) { journal.append(.root(.restoreGCPair(previous))) } else { journal.appendUnregister(key, parent: pair.parent) }
+    }
+    func visit(_ element: CRDTElement, parent: CRDTElement?) {
+      if let parent, element.isRemoved {
+        removed.append(Entry(element: element, parent: parent))
+        if element.kind.holdsContent { removedHolders += 1 }
+        journal.append(.root(.unregisterRemoved(element.createdAt)))
+      }
+      switch element.kind {
+      case .array(let array):
+        for handle in array.deadPositions {
+          let node = array.nodes[Int(handle)]
+          record(GCPair(parent: array, child: .arrayPosition(node.id), removedAt: node.removedAt ?? .initial, handle: handle))
+        }
+      case .text(let text):
+        var handle = text.nodes[Int(CRDTText.head)].next
+        while handle >= 0 {
+          let node = text.nodes[Int(handle)]
+          if node.isRemoved { noteTextGarbage(text) }
+          if node.attributes >= 0 {
+            for entry in text.attributeSets[Int(node.attributes)].entries where entry.isRemoved {
+              record(GCPair(parent: text, child: .textAttribute(node.id, entry.key), removedAt: entry.updatedAt, handle: handle))
+            }
+          }
+          handle = node.next
+        }
+      case .tree(let tree):
+        for pair in tree.gcPairs() { record(CRDTRoot.gcPair(pair, in: tree)) }
+      case .primitive, .object, .counter:
+        break
+      }
+      element.kind.forEachChild { visit($0, parent: element) }
+    }
+    visit(element, parent: nil)
+  }
+
   // MARK: Garbage
 
   /// Records a tombstone element for garbage collection: `element` was just removed (it was

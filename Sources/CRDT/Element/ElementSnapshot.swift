@@ -165,3 +165,23 @@ package enum ElementSnapshot: Sendable, Equatable {
     }
   }
 }
+
+extension ElementSnapshot {
+  /// This value with a `movedAt` equal to its creation ticket: a member of an object literal.
+  package func placedAtCreation() -> ElementSnapshot {
+    with(Meta(createdAt: meta.createdAt, movedAt: meta.createdAt, removedAt: meta.removedAt))
+  }
+
+  /// This value with other metadata, the same content.
+  package func with(_ meta: Meta) -> ElementSnapshot {
+    switch self {
+    case .primitive(let value, _): return .primitive(value, meta)
+    case .counter(let value, _): return .counter(value, meta)
+    case .dedupCounter(let registers, _): return .dedupCounter(registers, meta)
+    case .object(let members, _): return .object(members, meta)
+    case .array(let nodes, _): return .array(nodes, meta)
+    case .text(let nodes, _): return .text(nodes, meta)
+    case .tree(let content, _): return .tree(content, meta)
+    }
+  }
+}

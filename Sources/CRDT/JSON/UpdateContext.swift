@@ -263,7 +263,10 @@ package final class UpdateContext {
       var members: [(key: String, value: ElementSnapshot)] = []
       for member in object.members {
         try JSONObject.validate(key: member.key)
-        members.append((key: member.key, value: try snapshot(of: member.value)))
+        // Placed at its creation (Yorkie's CRDTObject.create puts each member of a literal in
+        // with ElementRHT.set, which gives it a movedAt): the document size counts that ticket,
+        // as it counts the placement of a member set on its own, and the JS SDK sends it.
+        members.append((key: member.key, value: try snapshot(of: member.value).placedAtCreation()))
       }
       return .object(members, meta)
     }

@@ -180,8 +180,10 @@ extension Operation {
     let ticket = issue()
     switch self {
     case .set(let parent, let key, let value, _):
-      return .set(parentCreatedAt: resolve(parent), key: key,
-                  value: OperationValue(value.snapshot.reticketed(root: ticket, issue)), executedAt: ticket)
+      // As Yorkie: a Set puts the element back under the identity it had (the copy replaces its
+      // tombstone, see `Operation+Set.swift`), so every replica's steps and peers' operations
+      // that name it still find it.
+      return .set(parentCreatedAt: resolve(parent), key: key, value: OperationValue(value.snapshot.restoredCopy()), executedAt: ticket)
     case .add(let parent, let previous, let value, _):
       return .add(parentCreatedAt: resolve(parent), previousCreatedAt: resolve(previous),
                   value: OperationValue(value.snapshot.reticketed(root: ticket, issue)), executedAt: ticket)
@@ -245,6 +247,12 @@ extension Operation {
 }
 
 extension ElementSnapshot {
+  /// This value as a Set restores it: the same identities all the way down, tombstones below it
+  /// included (they are garbage of the copy, as they were of the original), but not removed itself.
+  package func restoredCopy() -> ElementSnapshot {
+    with(Meta(createdAt: meta.createdAt, movedAt: meta.movedAt))
+  }
+
   /// A copy of this value's live content as a new element: the value gets `root`, every element
   /// below it a ticket from `issue`; tombstones are left out. Text pieces and tree nodes keep
   /// their identities (they are unique within their text or tree, and older text steps name
