@@ -240,6 +240,28 @@ struct HistoryTests {
                      HistoryState(canUndo: true, canRedo: true), HistoryState(canUndo: false, canRedo: false)])
   }
 
+  // MARK: Found by the fuzzer
+
+  @Test("undo of an array set inside a value the same update then replaced sets the old value back")
+  func undoArraySetInsideReplacedValue() async throws {
+    // The undo sets "k" back to the array as it was just before the update replaced it (with
+    // "xyz"), as new elements; the array set's reverse names the old ones and must reach the
+    // copies (it was skipped as acting on a removed array).
+    let doc = Document(key: "h")
+    try await doc.update { root, _ in root["k"] = .array([false, .array(["", 1]), true]) }
+    try await doc.update { root, _ in
+      try root.array("k")?.array(at: 1)?.set("xyz", at: 0)
+      root["k"] = 419
+    }
+    try await doc.undo()
+    await expectSorted(doc, #"{"k":[false,["",1],true]}"#)
+    try await doc.redo()
+    await expectSorted(doc, #"{"k":419}"#)
+    try await doc.undo()
+    await expectSorted(doc, #"{"k":[false,["",1],true]}"#)
+    #expect(await doc.checkInvariants() == nil)
+  }
+
   // MARK: Replicas
 
   @Test("a peer's edits are never undone; undo syncs and converges (3 replicas)")

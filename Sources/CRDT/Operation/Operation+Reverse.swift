@@ -214,13 +214,14 @@ extension Operation {
   /// The elements an executed reverse operation re-created under a new ticket, for the
   /// history's aliases: a Set or an Add restores a removed value as a new element, an ArraySet
   /// puts an old value back as a new element in place of the current one. `old` is the
-  /// ticket older steps name.
+  /// ticket older steps name. Every element below the value is re-created too: an older
+  /// operation of the same step (an ArraySet inside an array the step then replaced) names it.
   package func recreated(from template: Operation) -> [(old: TimeTicket, new: TimeTicket)] {
     switch (template, self) {
     case (.set(_, _, let old, _), .set(_, _, let new, _)), (.add(_, _, let old, _), .add(_, _, let new, _)):
-      return [(old.createdAt, new.createdAt)]
+      return [(old.createdAt, new.createdAt)] + old.snapshot.nestedTickets(pairedWith: new.snapshot)
     case (.arraySet(_, _, let old, _), .arraySet(_, let replaced, let new, _)):
-      return [(old.createdAt, new.createdAt), (replaced, new.createdAt)]
+      return [(old.createdAt, new.createdAt), (replaced, new.createdAt)] + old.snapshot.nestedTickets(pairedWith: new.snapshot)
     default:
       return []
     }
@@ -238,6 +239,32 @@ extension Operation {
 }
 
 extension ElementSnapshot {
+  /// The ticket of each live element below this value paired with the ticket of its copy in
+  /// `copy`, which ``reticketed(root:_:)`` made of this value (same live members, same order).
+  package func nestedTickets(pairedWith copy: ElementSnapshot) -> [(old: TimeTicket, new: TimeTicket)] {
+    var pairs: [(old: TimeTicket, new: TimeTicket)] = []
+    func walk(_ original: ElementSnapshot, _ copy: ElementSnapshot) {
+      switch (original, copy) {
+      case (.object(let members, _), .object(let copies, _)):
+        let live = members.filter { $0.value.meta.removedAt == nil }
+        for (member, copied) in zip(live, copies) {
+          pairs.append((member.value.meta.createdAt, copied.value.meta.createdAt))
+          walk(member.value, copied.value)
+        }
+      case (.array(let nodes, _), .array(let copies, _)):
+        let live = nodes.compactMap(\.element).filter { $0.meta.removedAt == nil }
+        for (element, copied) in zip(live, copies.compactMap(\.element)) {
+          pairs.append((element.meta.createdAt, copied.meta.createdAt))
+          walk(element, copied)
+        }
+      default:
+        break
+      }
+    }
+    walk(self, copy)
+    return pairs
+  }
+
   /// A copy of this value's live content as a new element: the value gets `root`, every element
   /// below it a ticket from `issue`; tombstones are left out. Text pieces and tree nodes keep
   /// their identities (they are unique within their text or tree, and older text steps name
