@@ -216,13 +216,14 @@ extension Operation {
   /// The elements an executed reverse operation re-created under a new ticket, for the
   /// history's aliases: a Set or an Add restores a removed value as a new element, an ArraySet
   /// puts an old value back as a new element in place of the current one. `old` is the
-  /// ticket older steps name.
+  /// ticket older steps name. Every element below the value is re-created too: an older
+  /// operation of the same step (an ArraySet inside an array the step then replaced) names it.
   package func recreated(from template: Operation) -> [(old: TimeTicket, new: TimeTicket)] {
     switch (template, self) {
     case (.set(_, _, let old, _), .set(_, _, let new, _)), (.add(_, _, let old, _), .add(_, _, let new, _)):
-      return [(old.createdAt, new.createdAt)]
+      return [(old.createdAt, new.createdAt)] + old.snapshot.nestedTickets(pairedWith: new.snapshot)
     case (.arraySet(_, _, let old, _), .arraySet(_, let replaced, let new, _)):
-      return [(old.createdAt, new.createdAt), (replaced, new.createdAt)]
+      return [(old.createdAt, new.createdAt), (replaced, new.createdAt)] + old.snapshot.nestedTickets(pairedWith: new.snapshot)
     default:
       return []
     }
@@ -253,27 +254,63 @@ extension ElementSnapshot {
     with(Meta(createdAt: meta.createdAt, movedAt: meta.movedAt))
   }
 
-  /// A copy of this value's live content as a new element: the value gets `root`, every element
-  /// below it a ticket from `issue`; tombstones are left out. Text pieces and tree nodes keep
-  /// their identities (they are unique within their text or tree, and older text steps name
-  /// them).
+  /// The ticket of each element below this value paired with the ticket of its copy in
+  /// `copy`, which ``reticketed(root:_:)`` made of this value (same members, same order).
+  package func nestedTickets(pairedWith copy: ElementSnapshot) -> [(old: TimeTicket, new: TimeTicket)] {
+    var pairs: [(old: TimeTicket, new: TimeTicket)] = []
+    func walk(_ original: ElementSnapshot, _ copy: ElementSnapshot) {
+      switch (original, copy) {
+      case (.object(let members, _), .object(let copies, _)):
+        for (member, copied) in zip(members, copies) {
+          pairs.append((member.value.meta.createdAt, copied.value.meta.createdAt))
+          walk(member.value, copied.value)
+        }
+      case (.array(let nodes, _), .array(let copies, _)):
+        for (element, copied) in zip(nodes.compactMap(\.element), copies.compactMap(\.element)) {
+          pairs.append((element.meta.createdAt, copied.meta.createdAt))
+          walk(element, copied)
+        }
+      default:
+        break
+      }
+    }
+    walk(self, copy)
+    return pairs
+  }
+
+  /// A copy of this value as a new element: the value gets `root`, every element below it a
+  /// ticket from `issue`. The copy has what the value had: its tombstones (removed again, under
+  /// a new ticket, so they are garbage of the copy as they were of the value) and its placement
+  /// tickets, so that the copy costs what the value cost (Yorkie re-creates an array element
+  /// from a deep copy). Text pieces and tree nodes keep their identities (they are unique
+  /// within their text or tree, and older text steps name them).
   package func reticketed(root: TimeTicket, _ issue: () -> TimeTicket) -> ElementSnapshot {
-    let meta = Meta(createdAt: root)
+    reticketed(Meta(createdAt: root, movedAt: meta.movedAt == nil ? nil : root), issue)
+  }
+
+  private func reticketed(_ meta: Meta, _ issue: () -> TimeTicket) -> ElementSnapshot {
+    /// The metadata of a copied child: a new ticket, placed and removed where the child was.
+    func copiedMeta(of child: Meta) -> Meta {
+      let createdAt = issue()
+      return Meta(createdAt: createdAt, movedAt: child.movedAt == nil ? nil : createdAt,
+                  removedAt: child.removedAt == nil ? nil : issue())
+    }
     switch self {
     case .primitive(let value, _): return .primitive(value, meta)
     case .counter(let value, _): return .counter(value, meta)
     case .dedupCounter(let registers, _): return .dedupCounter(registers, meta)
     case .object(let members, _):
-      return .object(members.compactMap { member in
-        member.value.meta.removedAt == nil ? (key: member.key, value: member.value.reticketed(root: issue(), issue)) : nil
+      return .object(members.map { member in
+        (key: member.key, value: member.value.reticketed(copiedMeta(of: member.value.meta), issue))
       }, meta)
     case .array(let nodes, _):
       return .array(nodes.compactMap { node in
-        guard let element = node.element, element.meta.removedAt == nil else { return nil }
-        return ArrayNode(element: element.reticketed(root: issue(), issue))
+        // A position without an element (its element was purged) is garbage of no copy.
+        guard let element = node.element else { return nil }
+        return ArrayNode(element: element.reticketed(copiedMeta(of: element.meta), issue))
       }, meta)
     case .text(let nodes, _):
-      return .text(nodes.filter { $0.removedAt == nil }, meta)
+      return .text(nodes, meta)
     case .tree(let content, _):
       return .tree(content, meta)
     }
