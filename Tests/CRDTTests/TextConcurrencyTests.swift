@@ -672,9 +672,8 @@ struct TextConcurrencyTests {
     #expect(await d1.garbageLength == (await d2.garbageLength), "seed \(seed)")
     _ = await d1.garbageCollect(minSyncedVersionVector: all)
     _ = await d2.garbageCollect(minSyncedVersionVector: all)
-    // What stays marks where text sits inside another insertion (kept for undo).
-    #expect(await d1.garbageLength == (await d1.pinnedTextGarbage), "seed \(seed)")
-    #expect(await d2.garbageLength == (await d2.pinnedTextGarbage), "seed \(seed)")
+    #expect(await d1.garbageLength == 0, "seed \(seed)")
+    #expect(await d2.garbageLength == 0, "seed \(seed)")
     #expect(await d1.toSortedJSON() == json1, "collecting garbage changes nothing visible (seed \(seed))")
   }
 }

@@ -9,12 +9,6 @@ extension Document {
   /// Tombstones and dead nodes not yet purged, counted as Yorkie counts them.
   public var garbageLength: Int { root.garbageLength }
 
-  /// The removed text pieces a garbage collection keeps although every replica has seen their
-  /// removal: they mark where a peer's text sits inside their insertion, for undo
-  /// (``CRDTText/purgeUnpinned(_:willPurge:)``). What ``garbageLength`` counts after collecting
-  /// everything (tests).
-  package var pinnedTextGarbage: Int { root.pinnedTextGarbage }
-
   /// Purges every tombstone whose removal all replicas have seen, according to
   /// `minSyncedVersionVector` (an entry for the remover's actor at or past the removal's lamport).
   ///

@@ -352,10 +352,6 @@ package final class CRDTRoot {
     return seen.count + gcPairs.count + garbageTexts.values.reduce(0) { $0 + CRDTRoot.removedPieceCount($1) }
   }
 
-  /// The removed text pieces a garbage collection with every removal covered keeps (see
-  /// ``CRDTText/purgeUnpinned(_:willPurge:)``).
-  package var pinnedTextGarbage: Int { garbageTexts.values.reduce(0) { $0 + $1.pinnedRemovedPieceCount } }
-
   /// Verifies the garbage bookkeeping: every registered text that holds a removed piece is
   /// tracked for collection, and every tombstone of a registered tree has its GC pair.
   /// Returns the first violation.
@@ -499,14 +495,15 @@ package final class CRDTRoot {
       }
       if !covered.isEmpty {
         let safety = text.safeToPurge(minSyncedVersionVector)
-        let purged = text.purgeUnpinned(covered.filter { safety[Int($0)] }) { handle in
+        for handle in covered where safety[Int(handle)] {
           #if CRDT_INTERNAL_CHECKS
           precondition(text.isSafeToPurge(handle, minSyncedVersionVector), "GC safety table disagrees at \(text.id(of: handle))")
           #endif
           chargePurge(text.pieceSize(handle).gc, in: text)
+          text.purge(handle)
+          remaining -= 1
+          count += 1
         }
-        remaining -= purged
-        count += purged
       }
       if remaining == 0 {
         garbageTexts[key] = nil

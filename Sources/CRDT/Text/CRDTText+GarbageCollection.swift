@@ -53,65 +53,6 @@ extension CRDTText {
     return result
   }
 
-  /// Purges the removed pieces `candidates` (covered by the minimum vector and safe to purge)
-  /// except those that hold the place of other text inside their own insertion, and returns
-  /// how many it purged. `willPurge` runs before each purge (the root charges its size).
-  ///
-  /// A piece is kept while its insertion goes on after it (a later piece of it, live or not,
-  /// still exists) but the piece physically after it is another one: text a peer inserted
-  /// inside the insertion, or at the piece's end. The piece is then the only record of where
-  /// that text sat. An undo that restores purged characters recreates them before the
-  /// insertion's next surviving piece (Yorkie's `findRestoreAnchor`), so without it a replica
-  /// that had purged would put them after the peer's text, where a replica that had not
-  /// revives them in place, before it (`HistoryTests`, "undo of a deletion a peer inserted
-  /// into converges whichever replicas purged it"). Text inserted at a piece's start goes
-  /// before it and keeps nothing (a replacement). A purge never pins another piece (the purged
-  /// piece's next was its insertion's next piece, which its predecessor now gets), and it may
-  /// free the piece before it: the pieces kept are the same whatever order the candidates are
-  /// looked at in.
-  package func purgeUnpinned(_ candidates: [Int32], willPurge: (Int32) -> Void) -> Int {
-    var previous = [Int32](repeating: -1, count: arena.count)
-    var handle = CRDTText.head
-    while arena[Int(handle)].next >= 0 {
-      previous[Int(arena[Int(handle)].next)] = handle
-      handle = arena[Int(handle)].next
-    }
-    var waiting = [Bool](repeating: false, count: arena.count)
-    for candidate in candidates { waiting[Int(candidate)] = true }
-    var work = candidates.reversed() as [Int32]
-    var purged = 0
-    while let candidate = work.popLast() {
-      guard waiting[Int(candidate)] else { continue }
-      let node = arena[Int(candidate)]
-      // Pinned now; a later purge of the piece after it puts it back on the list.
-      if node.insNext >= 0 && node.next != node.insNext { continue }
-      waiting[Int(candidate)] = false
-      let before = previous[Int(candidate)]
-      willPurge(candidate)
-      purge(candidate)
-      purged += 1
-      if node.next >= 0 { previous[Int(node.next)] = before }
-      if before > 0 && waiting[Int(before)] { work.append(before) }
-      if node.insPrev > 0 && waiting[Int(node.insPrev)] { work.append(node.insPrev) }
-    }
-    return purged
-  }
-
-  /// The removed pieces that ``purgeUnpinned(_:willPurge:)`` would keep even when every one
-  /// were covered and safe: what stays of a text's garbage after collecting everything (tests).
-  package var pinnedRemovedPieceCount: Int {
-    var candidates: [Int32] = []
-    var handle = arena[Int(CRDTText.head)].next
-    while handle >= 0 {
-      if arena[Int(handle)].isRemoved { candidates.append(handle) }
-      handle = arena[Int(handle)].next
-    }
-    guard !candidates.isEmpty else { return 0 }
-    let copy = deepCopy()
-    let purged = copy.purgeUnpinned(copy.removedPieces) { _ in }
-    return candidates.count - purged
-  }
-
   /// Physically deletes a removed piece.
   package func purge(_ handle: Int32) {
     let node = arena[Int(handle)]

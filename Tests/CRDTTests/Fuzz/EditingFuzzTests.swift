@@ -253,10 +253,7 @@ struct EditingFuzzTests {
     let json = await doc.toJSON()
     await doc.garbageCollect(minSyncedVersionVector: maxVector([actor]))
     if await doc.toJSON() != json { session.problem("garbage collection changed the JSON to \(await doc.toJSON())") }
-    // Only the text pieces that mark where other text sits inside their insertion stay.
-    if await doc.garbageLength != doc.pinnedTextGarbage {
-      session.problem("garbage length \(await doc.garbageLength) after collecting everything, \(await doc.pinnedTextGarbage) pinned")
-    }
+    if await doc.garbageLength != 0 { session.problem("garbage length \(await doc.garbageLength) after collecting everything") }
     if let problem = await doc.checkInvariants() { session.problem("invariant after garbage collection: \(problem)") }
     func purge(_ node: ModelNode) {
       switch node {
