@@ -31,6 +31,17 @@ package enum HistoryCapture: Sendable {
   case removedText([RestoreSpan])
   /// A style: each restyled run of characters with the values its styled keys had (nil: unset).
   case previousStyles([StyleRun])
+  /// A tree edit reversed by identity (Yorkie's tree restore spans): the nodes it took from
+  /// live to removed and the nodes it inserted.
+  case treeSpans(removed: [TreeRestoreSpanRecord], inserted: [TreeRestoreSpanRecord])
+  /// A tree edit that merged `levels` elements: its reverse splits them again at `at`, where
+  /// the merge joined them (Yorkie's split reverse of a merge).
+  case treeSplit(at: CRDTTreePos, levels: Int)
+  /// A tree split: its reverse deletes the boundary it opened, `from..<to`, which merges the
+  /// parts again (Yorkie's boundary deletion).
+  case treeBoundary(from: CRDTTreePos, to: CRDTTreePos)
+  /// A tree style: each restyled element with the values its styled keys had (nil: unset).
+  case previousTreeStyles([TreeStyleRun])
   /// The operation changed nothing (a Remove of what a peer removed first): no reverse.
   case nothing
 
@@ -38,6 +49,14 @@ package enum HistoryCapture: Sendable {
   package struct StyleRun: Sendable, Equatable {
     package var from: TextPosition
     package var to: TextPosition
+    package var previous: [String: String?]
+  }
+
+  /// An element's opening tag `from..<to` (positions by identity) and the values the styled
+  /// keys had on it.
+  package struct TreeStyleRun: Sendable, Equatable {
+    package var from: CRDTTreePos
+    package var to: CRDTTreePos
     package var previous: [String: String?]
   }
 }

@@ -79,6 +79,11 @@ package final class Journal {
   /// The number of records of the running transaction.
   package var count: Int { fullChunks.count * Journal.chunkSize + records.count }
 
+  /// The records of `tree` appended since `savepoint`, in order, without its ordering records.
+  package func treeRecords(since savepoint: Savepoint, of tree: CRDTTree) -> [CRDTTree.Undo] {
+    treeRecords(since: savepoint.count, of: tree)
+  }
+
   /// The records of `tree` appended since `savepoint` (a ``count`` taken earlier), in order,
   /// without its ordering records: what the tree's ordering log keeps of one operation.
   package func treeRecords(since savepoint: Int, of tree: CRDTTree) -> [CRDTTree.Undo] {

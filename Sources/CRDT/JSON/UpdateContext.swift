@@ -70,18 +70,23 @@ package final class UpdateContext {
     let savepoint = journal.savepoint(root)
     let before = recordsHistory ? operation.captureBeforeExecution(target: target) : nil
     let result: [OperationInfo]
+    var traced: HistoryCapture? = nil
     do {
-      result = try operation.execute(on: root, journal: journal, mode: mode, target: target)
+      if recordsHistory, case .treeEdit(let edit) = operation {
+        // A tree edit says itself what its reverse needs (the siblings a removed node had
+        // before the insertion, whether it merged): the journal alone does not tell.
+        (result, traced) = try Operation.executeTreeEditForHistory(on: target, edit, root: root, journal: journal, mode: mode)
+      } else {
+        result = try operation.execute(on: root, journal: journal, mode: mode, target: target)
+      }
     } catch {
       journal.rollBack(to: savepoint, root)
       throw error
     }
     if describes { infos.append(contentsOf: result) }
     if recordsHistory {
-      if let before {
-        captures.append((operationCount, before))
-      } else if let after = operation.captureAfterExecution(records: journal.textRecords(since: savepoint)) {
-        captures.append((operationCount, after))
+      if let capture = before ?? traced ?? operation.captureAfterExecution(journal: journal, since: savepoint, target: target) {
+        captures.append((operationCount, capture))
       }
     }
     noteEdited(target)

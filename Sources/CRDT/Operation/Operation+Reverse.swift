@@ -40,18 +40,25 @@ extension Operation {
     }
   }
 
-  /// What the reverse needs from what the operation did: the text records it journaled (the
-  /// pieces an edit removed, the attributes a style replaced). Nil for the other kinds.
-  package func captureAfterExecution(records: [(text: CRDTText, record: CRDTText.Undo)]) -> HistoryCapture? {
+  /// What the reverse needs from what the operation did on `target`, read from the records it
+  /// journaled since `savepoint`: the pieces a text edit removed, the attributes a text or tree
+  /// style replaced. Nil for the other kinds (a tree edit reads its own trace, see
+  /// ``executeTreeEditForHistory(on:_:root:journal:mode:)``).
+  package func captureAfterExecution(journal: Journal, since savepoint: Journal.Savepoint, target: CRDTElement) -> HistoryCapture? {
     switch self {
     case .edit:
-      return Operation.removedText(in: records)
+      return Operation.removedText(in: journal.textRecords(since: savepoint))
     case .restoreEdit(_, _, _, let restoreSpans, _, let retombstoneSpans, _):
       // With no spans it is a plain deletion.
-      return restoreSpans.isEmpty && retombstoneSpans.isEmpty ? Operation.removedText(in: records) : nil
+      guard restoreSpans.isEmpty && retombstoneSpans.isEmpty else { return nil }
+      return Operation.removedText(in: journal.textRecords(since: savepoint))
     case .style(_, _, _, let attributes, let attributesToRemove, _):
-      return Operation.previousStyles(in: records, keys: Array(attributes.keys) + attributesToRemove)
-    case .set, .add, .move, .remove, .arraySet, .increase, .dedupIncrease, .treeEdit, .treeStyle:
+      return Operation.previousStyles(in: journal.textRecords(since: savepoint), keys: Array(attributes.keys) + attributesToRemove)
+    case .treeStyle(let style):
+      guard case .tree(let tree) = target.kind else { return nil }
+      return Operation.previousTreeStyles(in: journal.treeRecords(since: savepoint, of: tree), of: tree,
+                                          keys: Array(style.attributes.keys) + style.attributesToRemove)
+    case .set, .add, .move, .remove, .arraySet, .increase, .dedupIncrease, .treeEdit:
       return nil
     }
   }
@@ -160,16 +167,11 @@ extension Operation {
       // A deduplicating counter counts actors in HyperLogLog registers, which cannot forget
       // one: there is nothing to undo (Yorkie's dedup Increase has no reverse either).
       return []
-    case .treeEdit:
-      // TREE-EDIT-REVERSE: the reverse of a tree edit needs the tree's restore spans, which the
-      // Tree work adds. Until then a tree edit is not undoable: its step undoes the update's
-      // other operations only. Fill this case (and its capture) when the spans land.
-      return []
-    case .treeStyle:
-      // A tree style's reverse needs each styled node's previous attributes; the tree records
-      // them in its own journal format (Sources/CRDT/Tree), which this issue leaves alone.
-      // Not undoable yet, like the tree edit above.
-      return []
+    case .treeEdit(let edit):
+      return Operation.reverseTreeEdit(edit, capture: capture)
+    case .treeStyle(let style):
+      guard case .previousTreeStyles(let runs) = capture else { return [] }
+      return Operation.reverseTreeStyle(style, runs: runs)
     }
   }
 
@@ -207,9 +209,17 @@ extension Operation {
                           restoreMode: restoreMode, retombstoneSpans: retombstoneSpans, executedAt: ticket)
     case .dedupIncrease(let parent, let value, let actor, _):
       return .dedupIncrease(parentCreatedAt: resolve(parent), value: value, actor: actor, executedAt: ticket)
-    case .treeEdit, .treeStyle:
-      // Never a reverse yet (see ``reverse(capture:)``).
-      return self
+    case .treeEdit(let edit):
+      // A reverse carries no contents (it revives, removes, splits or deletes a boundary): the
+      // split levels take the tickets after the edit's, as a local edit issues them.
+      let splitTickets = (0..<edit.splitLevel).map { _ in issue() }
+      return .treeEdit(TreeEditPayload(parentCreatedAt: resolve(edit.parentCreatedAt), from: edit.from, to: edit.to,
+                                       contents: edit.contents, splitLevel: edit.splitLevel, executedAt: ticket,
+                                       splitTickets: splitTickets, restoreSpans: edit.restoreSpans, restoreMode: edit.restoreMode,
+                                       retombstoneSpans: edit.retombstoneSpans))
+    case .treeStyle(let style):
+      return .treeStyle(TreeStylePayload(parentCreatedAt: resolve(style.parentCreatedAt), from: style.from, to: style.to,
+                                         attributes: style.attributes, attributesToRemove: style.attributesToRemove, executedAt: ticket))
     }
   }
 

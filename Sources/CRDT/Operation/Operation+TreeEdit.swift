@@ -3,6 +3,20 @@
 extension Operation {
   static func executeTreeEdit(on parent: CRDTElement, _ edit: TreeEditPayload,
                               root: CRDTRoot, journal: Journal, mode: ExecutionMode) throws(YorkieError) -> [OperationInfo] {
+    try runTreeEdit(on: parent, edit, root: root, journal: journal, mode: mode, tracing: false).infos
+  }
+
+  /// Executes a TreeEdit of this replica's update and reads what its reverse needs
+  /// (`Operation+TreeReverse.swift`): nil when it has none.
+  static func executeTreeEditForHistory(on parent: CRDTElement, _ edit: TreeEditPayload, root: CRDTRoot, journal: Journal,
+                                        mode: ExecutionMode) throws(YorkieError) -> (infos: [OperationInfo], capture: HistoryCapture?) {
+    let run = try runTreeEdit(on: parent, edit, root: root, journal: journal, mode: mode, tracing: true)
+    guard let trace = run.trace, case .tree(let tree) = parent.kind else { return (run.infos, nil) }
+    return (run.infos, historyCapture(of: trace, edit: edit, tree: tree))
+  }
+
+  private static func runTreeEdit(on parent: CRDTElement, _ edit: TreeEditPayload, root: CRDTRoot, journal: Journal,
+                                  mode: ExecutionMode, tracing: Bool) throws(YorkieError) -> (infos: [OperationInfo], trace: CRDTTree.EditTrace?) {
     guard case .tree(let tree) = parent.kind else { throw mismatch("TreeEdit", parent, expected: "a tree") }
     // Applied in ticket order (CRDTTree+Ordering.swift); each execution builds its subtrees
     // afresh from the records: an operation is kept and may run again.
@@ -15,13 +29,13 @@ extension Operation {
       command = try restoreCommand(edit, tree: tree, mode: mode)
     }
     let tally = tree.sizeTally
-    let result = try tree.apply(command, versionVector: mode.authorVector, describing: mode.describes, journal: journal)
+    let result = try tree.apply(command, versionVector: mode.authorVector, describing: mode.describes, tracing: tracing, journal: journal)
     root.charge(tree.sizeTally - tally, in: tree, journal: journal)
     root.noteOrderedTree(tree)
     registerTreeGarbage(result.gcPairs, of: tree, in: root, journal: journal)
     unregisterRevived(result.revived, of: tree, in: root, journal: journal)
-    guard mode.describes, let path = root.path(of: tree.createdAt) else { return [] }
-    return result.changes.map { OperationInfo(treeChange: $0, path: path) }
+    guard mode.describes, let path = root.path(of: tree.createdAt) else { return ([], result.trace) }
+    return (result.changes.map { OperationInfo(treeChange: $0, path: path) }, result.trace)
   }
 
   /// Forgets the GC pairs of the tombstones a restore revived (Yorkie's `UnregisterGCPair`):

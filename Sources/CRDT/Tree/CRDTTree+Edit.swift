@@ -8,6 +8,8 @@ extension CRDTTree {
     package var gcPairs: [TreeGCPair] = []
     /// The tombstones a restore revived (`CRDTTree+Restore.swift`), whose GC pairs are stale.
     package var revived: [CRDTTreeNode] = []
+    /// What a traced local edit did, for its reverse (`CRDTTree+History.swift`).
+    package var trace: EditTrace?
   }
 
   /// Replaces `from..<to` with `contents` after splitting `splitLevel` element levels at `from`,
@@ -39,10 +41,12 @@ extension CRDTTree {
   ///   - versionVector: the author's vector for a remote edit; nil or empty for a local one.
   ///   - describing: whether the result describes the change for events (paths, inserted nodes);
   ///     false leaves them empty.
+  ///   - tracing: whether the result says what the edit did for its reverse (``EditTrace``): a
+  ///     local edit that the history records.
   /// - Throws: `treeNodeNotFound`, `invalidTreeRange`, `invalidSplitLevel`, `invalidTreeContent`.
   package func edit(from: CRDTTreePos, to: CRDTTreePos, contents: [CRDTTreeNode] = [], splitLevel: Int = 0,
                     editedAt: TimeTicket, splitTickets: [TimeTicket] = [], versionVector: VersionVector? = nil,
-                    describing: Bool = true, journal: Journal) throws(YorkieError) -> ChangeResult {
+                    describing: Bool = true, tracing: Bool = false, journal: Journal) throws(YorkieError) -> ChangeResult {
     let isRemote = CRDTTree.isRemote(versionVector)
     // 01. Validate everything first.
     let fromResolved = try resolveForEdit(from, editedAt: editedAt, versionVector: versionVector)
@@ -83,6 +87,7 @@ extension CRDTTree {
     let (toParent, toLeft) = split(try resolveForEdit(to, editedAt: editedAt, versionVector: versionVector), journal: journal)
 
     var result = ChangeResult()
+    var trace = tracing ? EditTrace(fromIndex: startIndex, sizeBefore: size) : nil
 
     // 03–04. Collect (the deletion changes are described before anything is removed), then delete.
     let collected = collect(fromParent: fromParent, fromLeft: fromLeft, toParent: toParent, toLeft: toLeft,
@@ -91,13 +96,25 @@ extension CRDTTree {
       result.changes = deletionChanges(collected, actor: editedAt.actorID,
                                        edgePaths: ((startIndex, fromPath), (max(startIndex, endIndex), startIndex <= endIndex ? toPath : fromPath)))
     }
-    for node in collected.removals where tombstone(node, editedAt: editedAt, journal: journal) {
+    for node in collected.removals {
+      let wasLive = !node.isRemoved
+      guard tombstone(node, editedAt: editedAt, journal: journal) else { continue }
       result.gcPairs.append(.node(node))
+      // Only what this edit took from live to removed is revived by its undo (Yorkie's
+      // `applyDeletions`): an older tombstone stays the deletion it was.
+      if wasLive && trace != nil { trace?.removed.append(restoreSpan(of: node)) }
     }
 
     // 05. Merge, then delete what merged-away elements gave away.
     let target = merge(collected.moving, into: fromParent, mergedAt: editedAt, journal: journal)
+    let pairsBeforePropagation = result.gcPairs.count
     propagateMergeDeletes(collected, target: target, editedAt: editedAt, journal: journal, into: &result)
+    if trace != nil {
+      trace?.mergeLevel = collected.mergeSources.count
+      trace?.touchedNodes = !collected.removals.isEmpty
+      trace?.spansComplete = collected.mergeSources.isEmpty && result.gcPairs.count == pairsBeforePropagation
+        && !(fromParent.isRemoved && !contents.isEmpty)
+    }
 
     // 06. Split element levels.
     splitLevels(from: fromParent, left: fromLeft, tickets: tickets, editedAt: editedAt, versionVector: versionVector, journal: journal)
@@ -121,6 +138,7 @@ extension CRDTTree {
       fromParent.propagateSizeChange()
       content.forEachPostOrder { node, _ in self.register(node) }
       journal.append(.tree(self, .inserted(content)))
+      if trace != nil { content.forEachPreOrder { node in trace?.inserted.append(restoreSpan(of: node)) } }
       leftInChildren = content
       if describing && !content.isRemoved { alive.append(CRDTTree.treeNode(content)) }
     }
@@ -133,6 +151,7 @@ extension CRDTTree {
                                          toPath: fromPath, contents: alive, splitLevel: 0))
       }
     }
+    result.trace = trace
     return result
   }
 

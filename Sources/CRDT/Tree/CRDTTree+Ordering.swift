@@ -85,22 +85,27 @@ extension CRDTTree {
 
   /// Applies `command` in ticket order, describing the change for events when `describing`.
   ///
-  /// - Parameter versionVector: the author's vector for a remote operation; nil for this
-  ///   replica's own (local, undo/redo, replay), which knew everything the tree holds.
-  package func apply(_ command: Command, versionVector: VersionVector?, describing: Bool,
+  /// - Parameters:
+  ///   - versionVector: the author's vector for a remote operation; nil for this replica's own
+  ///     (local, undo/redo, replay), which knew everything the tree holds.
+  ///   - tracing: whether an edit says what it did for its reverse (``EditTrace``); its replays
+  ///     after a rewind never do.
+  package func apply(_ command: Command, versionVector: VersionVector?, describing: Bool, tracing: Bool = false,
                      journal: Journal) throws(YorkieError) -> ChangeResult {
     let authorVector = CRDTTree.isRemote(versionVector) ? versionVector : nil
     let stored = authorVector ?? ownVector(for: command.editedAt)
     let position = orderLog.partitioningIndex { $0.command.editedAt > command.editedAt }
     guard position < orderLog.count else {
-      return try executeLogged(command, authorVector: authorVector, stored: stored, describing: describing, journal: journal)
+      return try executeLogged(command, authorVector: authorVector, stored: stored, describing: describing, tracing: tracing,
+                               journal: journal)
     }
     let before = describing ? rootTreeNode() : nil
     let later = Array(orderLog[position...])
     rewind(later, journal: journal)
     journal.append(.tree(self, .order(.replaced(from: position, previous: later))))
     orderLog.removeSubrange(position...)
-    var result = try executeLogged(command, authorVector: authorVector, stored: stored, describing: false, journal: journal)
+    var result = try executeLogged(command, authorVector: authorVector, stored: stored, describing: false, tracing: tracing,
+                                   journal: journal)
     for entry in later {
       let again = try executeLogged(entry.command, authorVector: entry.versionVector ?? VersionVector(),
                                     stored: entry.versionVector, describing: false, journal: journal)
@@ -118,9 +123,9 @@ extension CRDTTree {
 
   /// Executes `command` on the tree as it is and appends it to the log with its records.
   private func executeLogged(_ command: Command, authorVector: VersionVector?, stored: VersionVector?, describing: Bool,
-                             journal: Journal) throws(YorkieError) -> ChangeResult {
+                             tracing: Bool = false, journal: Journal) throws(YorkieError) -> ChangeResult {
     let start = journal.count
-    let result = try execute(command, versionVector: authorVector, describing: describing, journal: journal)
+    let result = try execute(command, versionVector: authorVector, describing: describing, tracing: tracing, journal: journal)
     let records = journal.treeRecords(since: start, of: self)
     orderLog.append(LoggedOperation(command: command, versionVector: stored, records: records))
     journal.append(.tree(self, .order(.appended)))
@@ -133,7 +138,7 @@ extension CRDTTree {
   }
 
   /// Executes one command on the tree as it is (no ordering).
-  private func execute(_ command: Command, versionVector: VersionVector?, describing: Bool,
+  private func execute(_ command: Command, versionVector: VersionVector?, describing: Bool, tracing: Bool,
                        journal: Journal) throws(YorkieError) -> ChangeResult {
     switch command.kind {
     case .edit(let from, let to, let records, let splitLevel, let splitTickets):
@@ -141,7 +146,8 @@ extension CRDTTree {
       contents.reserveCapacity(records.count)
       for subtree in records { contents.append(try CRDTTree.buildSubtree(subtree)) }
       return try edit(from: from, to: to, contents: contents, splitLevel: splitLevel, editedAt: command.editedAt,
-                      splitTickets: splitTickets, versionVector: versionVector, describing: describing, journal: journal)
+                      splitTickets: splitTickets, versionVector: versionVector, describing: describing, tracing: tracing,
+                      journal: journal)
     case .style(let from, let to, let attributes, let keysToRemove):
       var result = ChangeResult()
       if !attributes.isEmpty || keysToRemove.isEmpty {
