@@ -15,7 +15,6 @@ private func data(_ data: Int, _ meta: Int) -> DataSize { DataSize(data: data, m
 struct YorkieSizeCaseTests {
   @Test("restoring a container over a diverged tombstone costs what the container cost")
   func restoreOverDivergedTombstone() async throws {
-    // Known issue (see the report of issue 24): an undone removal restores a copy under fresh tickets (Yorkie: under the original ticket), so the tombstone stays in gc until collected
     do {
       let (d1, d2) = await makeReplicas()
       try await d1.update { root, _ in root["k"] = .object(["a": "1"]) }
@@ -34,7 +33,6 @@ struct YorkieSizeCaseTests {
 
   @Test("undoing the removal of an array container, then collecting, costs what it was built at")
   func undoArrayContainerRemoval() async throws {
-    // Known issue (see the report of issue 24): members of a literal object/array value carry no placement ticket here (Yorkie counts 24 more bytes of meta each)
     do {
       let doc = Document(key: "test-doc")
       try await doc.update { root, _ in try root.setNewArray("k").append(.object(["a": "1"])) }
@@ -51,7 +49,6 @@ struct YorkieSizeCaseTests {
 
   @Test("restoring a container holding an earlier tombstone costs what it cost before the removal")
   func restoreContainerWithTombstone() async throws {
-    // Known issue (see the report of issue 24): literal members lack the placement ticket Yorkie counts; an undone removal restores a copy under fresh tickets
     do {
       let doc = Document(key: "test-doc")
       try await doc.update { root, _ in root["k"] = .object(["a": "1", "b": "2"]) }
@@ -72,7 +69,6 @@ struct YorkieSizeCaseTests {
 
   @Test("restoring an array container holding an earlier tombstone costs what it cost before the removal")
   func restoreArrayContainerWithTombstone() async throws {
-    // Known issue (see the report of issue 24): members of a literal object value carry no placement ticket here (Yorkie counts 24 more bytes of meta each)
     do {
       let doc = Document(key: "test-doc")
       try await doc.update { root, _ in try root.setNewArray("k").append(.object(["a": "1", "b": "2"])) }
