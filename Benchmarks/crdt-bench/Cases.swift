@@ -334,4 +334,4 @@ let allCases: [BenchCase] = [
   randomDeleteCase(10_000), randomDeleteCase(100_000),
   randomAccessCase(10_000), randomAccessCase(100_000),
   concurrentMergeCase(10_000),
-] + textCases + wireCases + treeCases
+] + textCases + historyCases + wireCases + treeCases

@@ -23,6 +23,9 @@ struct EditTimes: Sendable {
   var retainedBytes = 0
   var gcBytes = 0
   var residentDelta = 0
+  /// The process's CPU seconds over the whole loop (the acknowledgements and clock reads
+  /// included): what stays comparable when other processes share the machine.
+  var cpuSeconds = 0.0
   /// Entering the insertion lookups the edits deferred (see `Document.enterPendingTextLookups`).
   var deferredSeconds = 0.0
 
@@ -39,6 +42,7 @@ struct EditTimes: Sendable {
       Field("retained_bytes", .int(retainedBytes)),
       Field("gc_bytes", .int(gcBytes)),
       Field("rss_delta_bytes", .int(residentDelta)),
+      Field("cpu_seconds", .double(rounded(cpuSeconds))),
     ]
   }
 }
@@ -54,6 +58,7 @@ extension Document {
     let tenth = max(total / 10, 1)
     let rssBefore = residentBytes()
     try update { root, _ in try root.setNewText("text").edit(0, 0, trace.startContent) }
+    let cpuStart = processCPUSeconds()
     for (number, patches) in trace.txns.enumerated() {
       let start = benchClock.now
       try update { root, _ in
@@ -74,6 +79,7 @@ extension Document {
         try applyChangePack(ChangePack(key: key, checkpoint: ack, changes: []))
       }
     }
+    times.cpuSeconds = processCPUSeconds() - cpuStart
     try applyChangePack(ChangePack(key: key, checkpoint: Checkpoint(serverSeq: 0, clientSeq: UInt32(total + 1)), changes: []))
     let deferredStart = benchClock.now
     enterPendingTextLookups()

@@ -91,17 +91,21 @@ extension Document {
   /// The depth of the undo and redo stacks (tests).
   package var historyDepths: (undo: Int, redo: Int) { (history.undoCount, history.redoCount) }
 
+  /// The number of re-created elements the history keeps aliases for (tests: bounded by the
+  /// kept steps, not by the number of undos; see ``History/aliasCount``).
+  package var historyAliasCount: Int { history.aliasCount }
+
   /// Puts the step of a change this replica just recorded on the right stack.
   func recordHistory(of change: Change, context: UpdateContext, kind: LocalChangeKind) {
     guard history.isRecording else { return }
     let step = HistoryStep(operations: change.operations, captures: context.captures, presence: context.reversePresence)
     switch kind {
     case .update:
-      history.recordUpdate(step)
       // A local ArraySet replaces its target by a new element: older steps name the old one.
-      for operation in change.operations {
-        if case .arraySet(_, let createdAt, let value, _) = operation { history.alias(createdAt, to: value.createdAt) }
-      }
+      // (Collected by the context as it ran: an update without one spends nothing here.)
+      // Noted before the push, whose pruning then counts them.
+      for (old, new) in context.replacedElements { history.alias(old, to: new) }
+      history.recordUpdate(consume step)
     case .undo:
       if !step.isEmpty { history.pushRedo(step) }
     case .redo:

@@ -67,11 +67,24 @@ package enum HistoryCapture: Sendable {
 package struct HistoryStep: Sendable {
   package var operations: OperationList
   /// Captures by operation index, in order; operations without one need none.
-  package var captures: [(index: Int, capture: HistoryCapture)]
+  package var captures: [IndexedCapture]
   /// The presence keys an update set with `addToHistory`, with the values they had (nil: absent).
   package var presence: [String: JSONValue?]?
 
   package var isEmpty: Bool { operations.isEmpty && presence == nil }
+
+  /// The capture of the operation at `index` of ``operations``. A named struct rather than a
+  /// tuple: an array of tuples is destroyed through the runtime's tuple metadata, looked up
+  /// per update (it showed in the per-keystroke profile).
+  package struct IndexedCapture: Sendable {
+    package var index: Int
+    package var capture: HistoryCapture
+
+    package init(index: Int, capture: HistoryCapture) {
+      self.index = index
+      self.capture = capture
+    }
+  }
 }
 
 /// The undo and redo stacks of one replica (Yorkie's `History`): at most ``maxDepth`` steps
@@ -88,9 +101,17 @@ package struct History: Sendable {
   private(set) var undoCount = 0
   private var redoStack: [HistoryStep] = []
   /// Elements an undo or redo re-created under a new ticket (a removed member set again, an
-  /// array element added again): older steps still name the old ticket. Resolved when a step's
-  /// reverse is built (Yorkie's `reconcileCreatedAt`, which rewrites the stacks instead).
+  /// array element added again), or an ArraySet replaced: older steps still name the old
+  /// ticket. Resolved when a step's reverse is built (Yorkie's `reconcileCreatedAt`, which
+  /// rewrites the stacks instead). Every undo of a removal adds one, so the map is pruned to
+  /// the tickets the kept steps name once it outgrows ``aliasLimit`` (``pruneAliases()``).
   private var aliases: [TimeTicket: TimeTicket] = [:]
+  /// The alias count above which the next push prunes the map: twice what the last pruning
+  /// kept, at least ``minimumAliasLimit``, so that the pruning (a walk over the kept steps)
+  /// runs once per that many aliases added.
+  private var aliasLimit = History.minimumAliasLimit
+  /// The smallest ``aliasLimit``: what the map may hold before a pruning walks the steps.
+  package static let minimumAliasLimit = 64
   /// False only for benchmarks comparing against no history (``DocumentOptions``).
   package var isRecording = true
 
@@ -104,40 +125,51 @@ package struct History: Sendable {
 
   /// Records an update: its step goes on the undo stack, and, when it changed the content, the
   /// redo stack is emptied (Yorkie clears it when the update has operation infos).
-  package mutating func recordUpdate(_ step: HistoryStep) {
+  package mutating func recordUpdate(_ step: consuming HistoryStep) {
     guard isRecording else { return }
     if !step.operations.isEmpty, !redoStack.isEmpty { redoStack.removeAll() }
-    if !step.isEmpty { pushUndo(step) }
+    if !step.isEmpty { pushUndo(consume step) }
     forgetAliasesIfEmpty()
   }
 
-  package mutating func pushUndo(_ step: HistoryStep) {
+  package mutating func pushUndo(_ step: consuming HistoryStep) {
     if undoRing.isEmpty { undoRing = Array(repeating: nil, count: History.maxDepth) }
+    let slot: Int
     if undoCount == History.maxDepth {
-      undoRing[undoStart] = step
+      slot = undoStart
       undoStart = (undoStart + 1) % History.maxDepth
     } else {
-      undoRing[(undoStart + undoCount) % History.maxDepth] = step
+      slot = (undoStart + undoCount) % History.maxDepth
       undoCount += 1
     }
+    // Swapped in rather than assigned: an assignment copied the step (twice, through its
+    // value witnesses) and then destroyed the copies, per keystroke (Benchmarks/history.md).
+    var incoming: HistoryStep? = consume step
+    swap(&undoRing[slot], &incoming)
+    if aliases.count > aliasLimit { pruneAliases() }
   }
 
   package mutating func popUndo() -> HistoryStep? {
     guard undoCount > 0 else { return nil }
     undoCount -= 1
-    let slot = (undoStart + undoCount) % History.maxDepth
-    defer { undoRing[slot] = nil }
-    return undoRing[slot]
+    var taken: HistoryStep? = nil
+    swap(&taken, &undoRing[(undoStart + undoCount) % History.maxDepth])
+    return taken
   }
 
-  package mutating func pushRedo(_ step: HistoryStep) {
+  package mutating func pushRedo(_ step: consuming HistoryStep) {
     if redoStack.count >= History.maxDepth { redoStack.removeFirst() }
-    redoStack.append(step)
+    redoStack.append(consume step)
+    if aliases.count > aliasLimit { pruneAliases() }
   }
 
   package mutating func popRedo() -> HistoryStep? { redoStack.popLast() }
 
-  /// Notes that the element `old` now lives on as `new`.
+  /// The number of aliases kept (tests: it stays bounded however many undos ran).
+  package var aliasCount: Int { aliases.count }
+
+  /// Notes that the element `old` now lives on as `new`. Never prunes: an undo adds aliases
+  /// while its step, popped, is on neither stack; the push that follows prunes.
   package mutating func alias(_ old: TimeTicket, to new: TimeTicket) {
     guard old != new else { return }
     aliases[old] = new
@@ -145,6 +177,10 @@ package struct History: Sendable {
 
   /// The ticket an element created at `ticket` lives on as.
   package func resolve(_ ticket: TimeTicket) -> TimeTicket {
+    History.resolve(ticket, in: aliases)
+  }
+
+  private static func resolve(_ ticket: TimeTicket, in aliases: [TimeTicket: TimeTicket]) -> TimeTicket {
     var current = ticket
     var hops = 0
     while let next = aliases[current], hops <= aliases.count {
@@ -161,9 +197,75 @@ package struct History: Sendable {
     undoCount = 0
     redoStack = []
     aliases = [:]
+    aliasLimit = History.minimumAliasLimit
+  }
+
+  /// Keeps only the aliases of tickets a kept step names, each now pointing straight at the
+  /// ticket its chain ends on: the tickets in between, which no step names, go with their
+  /// entries (an alias added later starts from that end, so chains keep resolving). What the
+  /// map holds is then bounded by the steps, not by how many undos ran. Called only when every
+  /// step is on a stack (after a push), never while an undo's step is out.
+  private mutating func pruneAliases() {
+    let current = aliases
+    var kept: [TimeTicket: TimeTicket] = [:]
+    func visit(_ ticket: TimeTicket) {
+      if kept[ticket] == nil, current[ticket] != nil { kept[ticket] = History.resolve(ticket, in: current) }
+    }
+    for offset in 0..<undoCount { undoRing[(undoStart + offset) % History.maxDepth]?.forEachNamedTicket(visit) }
+    for step in redoStack { step.forEachNamedTicket(visit) }
+    aliases = kept
+    aliasLimit = max(History.minimumAliasLimit, 2 * kept.count)
   }
 
   private mutating func forgetAliasesIfEmpty() {
     if undoCount == 0 && redoStack.isEmpty && !aliases.isEmpty { aliases = [:] }
+  }
+}
+
+extension HistoryStep {
+  /// Calls `body` with every element ticket the step's reverse may resolve through the aliases
+  /// (see ``Operation/restamped(_:resolve:)`` and ``Operation/recreated(from:)``): the
+  /// operations' containers and targets, and the elements and anchors the captures hold. Text
+  /// positions name pieces, which keep their identities: not resolved, not listed.
+  func forEachNamedTicket(_ body: (TimeTicket) -> Void) {
+    for operation in operations {
+      body(operation.parentCreatedAt)
+      switch operation {
+      case .set(_, _, let value, _):
+        body(value.createdAt)
+      case .add(_, let previous, let value, _):
+        body(previous)
+        body(value.createdAt)
+      case .move(_, let previous, let createdAt, _):
+        body(previous)
+        body(createdAt)
+      case .remove(_, let createdAt, _):
+        body(createdAt)
+      case .arraySet(_, let createdAt, let value, _):
+        body(createdAt)
+        body(value.createdAt)
+      case .increase, .edit, .style, .restoreEdit, .dedupIncrease, .treeEdit, .treeStyle:
+        break
+      }
+    }
+    for indexed in captures {
+      switch indexed.capture {
+      case .replacedValue(let value):
+        if let value { body(value.createdAt) }
+      case .removedMember(_, let value), .replacedElement(let value):
+        body(value.createdAt)
+      case .removedElement(let anchor, let value):
+        body(anchor)
+        body(value.createdAt)
+      case .previousAnchor(let anchor):
+        body(anchor)
+      case .removedText, .previousStyles, .nothing:
+        break
+      case .treeSpans, .treeSplit, .treeBoundary, .previousTreeStyles:
+        // Tree nodes keep their identities (as text pieces do); only the tree, an operation's
+        // container, is resolved.
+        break
+      }
+    }
   }
 }

@@ -18,10 +18,17 @@ package final class UpdateContext {
   package let replaysHistory: Bool
   /// Whether the operations are captured for the history (see ``HistoryCapture``).
   package let recordsHistory: Bool
+  // @exclusivity(unchecked) on the history's three fields below too (same invariant): the
+  // history reads them once per update, and their checked accesses were a tenth of what
+  // recording the history cost a keystroke (Benchmarks/history.md).
   /// What the history needs beyond the operations, by operation index (empty for typing).
-  package private(set) var captures: [(index: Int, capture: HistoryCapture)] = []
+  @exclusivity(unchecked) package private(set) var captures: [HistoryStep.IndexedCapture] = []
+  /// The elements this update's ArraySets replaced, each with the element now in its place
+  /// (recorded with the history): older steps name the replaced one. Empty for an update with
+  /// no ArraySet, so that the history spends nothing on them for the others.
+  @exclusivity(unchecked) package private(set) var replacedElements: [(old: TimeTicket, new: TimeTicket)] = []
   /// The presence keys set with `addToHistory`, with the values they had before the update.
-  package var reversePresence: [String: JSONValue?]?
+  @exclusivity(unchecked) package var reversePresence: [String: JSONValue?]?
   // @exclusivity(unchecked) below: safe and measured as stated on ``CRDTElement``.
   @exclusivity(unchecked) package private(set) var delimiter: UInt32 = 0
   /// The first operation, and the count: a keystroke's update records one operation, which
@@ -86,7 +93,8 @@ package final class UpdateContext {
     if describes { infos.append(contentsOf: result) }
     if recordsHistory {
       if let capture = before ?? traced ?? operation.captureAfterExecution(journal: journal, since: savepoint, target: target) {
-        captures.append((operationCount, capture))
+        captures.append(HistoryStep.IndexedCapture(index: operationCount, capture: capture))
+        if case .arraySet(_, let createdAt, let value, _) = operation { replacedElements.append((createdAt, value.createdAt)) }
       }
     }
     noteEdited(target)
@@ -120,7 +128,7 @@ package final class UpdateContext {
   @inline(__always) package func pushSet(_ object: CRDTObject, _ key: String, _ element: CRDTPrimitive) throws(YorkieError) {
     let replaced: HistoryCapture? = recordsHistory ? .replacedValue(object.get(key).map { ElementSnapshot($0) }) : nil
     let result = try Operation.applySet(object, key, element, executedAt: element.createdAt, root: root, journal: journal, mode: mode)
-    if let replaced { captures.append((operationCount, replaced)) }
+    if let replaced { captures.append(HistoryStep.IndexedCapture(index: operationCount, capture: replaced)) }
     if describes { infos.append(contentsOf: result) }
     noteEdited(object)
     record(.set(parentCreatedAt: object.createdAt, key: key, value: OperationValue(adopting: element), executedAt: element.createdAt), knownOther: true)
@@ -161,7 +169,7 @@ package final class UpdateContext {
     }
     if describes { infos.append(contentsOf: result) }
     if recordsHistory, from != to, let removed = Operation.removedText(in: journal.textRecords(since: savepoint)) {
-      captures.append((operationCount, removed))
+      captures.append(HistoryStep.IndexedCapture(index: operationCount, capture: removed))
     }
     noteEdited(text)
     if operationCount == 0 {

@@ -1,0 +1,161 @@
+import CRDT
+import Foundation
+
+// Undo and redo (issue 24, "Speed and memory"): what an undo and a redo cost after a realistic
+// typing session, and what recording the history costs the typing (history on vs off, side by
+// side in the same run). Figures and commands: Benchmarks/history.md.
+
+let historyCases: [BenchCase] = [undoRedoCase(edits: 10_000, steps: History.maxDepth)]
+
+/// The first `edits` patches of the automerge-paper trace and the texts the undo and redo
+/// must end with, computed on a plain UTF-16 model (never timed).
+struct UndoRedoInput: Sendable {
+  var patches: [Patch]
+  /// The text once the last `steps` patches are undone.
+  var afterUndos: String
+  /// The text after every patch.
+  var afterRedos: String
+}
+
+/// The trace's first `edits` patches, one update each (typing timed twice per round: history
+/// on, history off, in alternating order, three rounds, best of each), then `steps` undos and
+/// `steps` redos, each series timed as a whole (after the typing's deferred lookups, timed apart).
+/// `seconds` is the undos' and redos' time, so `ns_per_op`
+/// is the cost of one undo or redo.
+func undoRedoCase(edits: Int, steps: Int) -> BenchCase {
+  BenchCase(name: "undo_redo", ops: 2 * steps, maxRepeats: 9,
+            summary: "type the automerge-paper trace's first \(grouped(edits)) edits one update each, then "
+              + "\(steps) undos and \(steps) redos (ns per undo or redo; the typing with history on and off side by side)",
+            trace: "automerge-paper") {
+    let input = try? undoRedoInput(edits: edits, steps: steps)
+    return {
+      await guarded {
+        guard let input else { return .failed("cannot load trace automerge-paper") }
+        var withHistory = TypingTime()
+        var withoutHistory = TypingTime()
+        var doc: Document? = nil
+        // Alternating which goes first, so that neither always runs on the heap the other left.
+        for round in 0..<3 {
+          for history in round % 2 == 0 ? [true, false] : [false, true] {
+            let typed = Document(key: "undo")
+            try await typed.setActor(try ActorID(hex: "000000000000000000000001"))
+            if !history { await typed.setHistoryRecording(false) }
+            let time = try await typed.benchTyping(input.patches)
+            if history {
+              withHistory.keepBest(time)
+              doc = typed
+            } else {
+              withoutHistory.keepBest(time)
+            }
+          }
+        }
+        guard let doc else { return .failed("no typed document") }
+        // The typing deferred its insertions' lookups by ticket (see
+        // `Document.enterPendingTextLookups`); the first undo would enter them all. Entered here,
+        // timed apart, so that the undos are timed alone.
+        let deferredStart = benchClock.now
+        await doc.enterPendingTextLookups()
+        let deferred = (benchClock.now - deferredStart).seconds
+        let replay = try await doc.benchUndoRedo(steps: steps)
+        var checks = Checks()
+        checks.expect(replay.textAfterUndos == input.afterUndos, "the text after \(steps) undos differs from the trace's")
+        checks.expect(replay.textAfterRedos == input.afterRedos, "the text after \(steps) redos differs from the trace's")
+        checks.expect(replay.depthsAfterUndos == HistoryDepths(undo: 0, redo: steps),
+                      "stacks after the undos: \(replay.depthsAfterUndos), expected 0 undo, \(steps) redo")
+        checks.expect(replay.depthsAfterRedos == HistoryDepths(undo: steps, redo: 0),
+                      "stacks after the redos: \(replay.depthsAfterRedos), expected \(steps) undo, 0 redo")
+        await checkInvariants(of: doc, &checks)
+        let perStep = { (seconds: Double) in FieldValue.double(rounded(seconds / Double(steps) * 1e9, significant: 4)) }
+        return checks.trial(replay.undo.wall + replay.redo.wall, [
+          Field("undo_ns", perStep(replay.undo.wall)),
+          Field("redo_ns", perStep(replay.redo.wall)),
+          Field("undo_cpu_ns", perStep(replay.undo.cpu)),
+          Field("redo_cpu_ns", perStep(replay.redo.cpu)),
+          Field("typing_seconds", .double(rounded(withHistory.wall))),
+          Field("typing_cpu_seconds", .double(rounded(withHistory.cpu))),
+          Field("typing_no_history_seconds", .double(rounded(withoutHistory.wall))),
+          Field("typing_no_history_cpu_seconds", .double(rounded(withoutHistory.cpu))),
+          Field("typing_cpu_over_no_history", .double(rounded(withHistory.cpu / withoutHistory.cpu, significant: 3))),
+          Field("deferred_lookups_ms", .double(rounded(deferred * 1000, significant: 4))),
+        ])
+      }
+    }
+  }
+}
+
+func undoRedoInput(edits: Int, steps: Int) throws -> UndoRedoInput {
+  let trace = try TraceLoader.sequential(named: "automerge-paper")
+  let patches = Array(trace.txns.joined().prefix(edits))
+  var model = Array(trace.startContent.utf16)
+  var afterUndos = ""
+  for (index, patch) in patches.enumerated() {
+    if index == patches.count - steps { afterUndos = String(decoding: model, as: UTF16.self) }
+    model.replaceSubrange(patch.position..<patch.position + patch.deleteCount, with: Array(patch.insert.utf16))
+  }
+  return UndoRedoInput(patches: patches, afterUndos: afterUndos, afterRedos: String(decoding: model, as: UTF16.self))
+}
+
+/// Wall and CPU seconds of a measured region.
+struct TypingTime {
+  var wall = Double.infinity
+  var cpu = Double.infinity
+
+  mutating func keepBest(_ other: TypingTime) {
+    wall = min(wall, other.wall)
+    cpu = min(cpu, other.cpu)
+  }
+}
+
+/// The undo and redo stacks' depths, comparable.
+struct HistoryDepths: Equatable, Sendable, CustomStringConvertible {
+  var undo: Int
+  var redo: Int
+  var description: String { "\(undo) undo, \(redo) redo" }
+}
+
+/// What ``Document/benchUndoRedo(steps:)`` measured and found.
+struct UndoRedoReplay: Sendable {
+  var undo: (wall: Double, cpu: Double)
+  var redo: (wall: Double, cpu: Double)
+  var textAfterUndos: String?
+  var textAfterRedos: String?
+  var depthsAfterUndos: HistoryDepths
+  var depthsAfterRedos: HistoryDepths
+}
+
+extension Document {
+  /// Types `patches` into a new text "text", one update each, as `benchTracePerChange` does
+  /// (the server's acknowledgement simulated every 1,000 changes); times the whole loop.
+  func benchTyping(_ patches: [Patch]) throws -> TypingTime {
+    try update { root, _ in _ = root.setNewText("text") }
+    let cpuStart = processCPUSeconds()
+    let start = benchClock.now
+    for (number, patch) in patches.enumerated() {
+      try update { root, _ in try root.text("text")!.edit(patch.position, patch.position + patch.deleteCount, patch.insert) }
+      if number % 1000 == 999 {
+        try applyChangePack(ChangePack(key: key, checkpoint: Checkpoint(serverSeq: 0, clientSeq: UInt32(number + 2)), changes: []))
+      }
+    }
+    return TypingTime(wall: (benchClock.now - start).seconds, cpu: processCPUSeconds() - cpuStart)
+  }
+
+  /// `steps` undos, then `steps` redos, each series timed as a whole.
+  func benchUndoRedo(steps: Int) throws -> UndoRedoReplay {
+    let undoCPU = processCPUSeconds()
+    let undoStart = benchClock.now
+    for _ in 0..<steps { try undo() }
+    let undoWall = (benchClock.now - undoStart).seconds
+    let undoSeconds = processCPUSeconds() - undoCPU
+    let textAfterUndos = textString()
+    let depthsAfterUndos = HistoryDepths(undo: historyDepths.undo, redo: historyDepths.redo)
+    let redoCPU = processCPUSeconds()
+    let redoStart = benchClock.now
+    for _ in 0..<steps { try redo() }
+    let redoWall = (benchClock.now - redoStart).seconds
+    let redoSeconds = processCPUSeconds() - redoCPU
+    return UndoRedoReplay(undo: (undoWall, undoSeconds), redo: (redoWall, redoSeconds),
+                          textAfterUndos: textAfterUndos, textAfterRedos: textString(),
+                          depthsAfterUndos: depthsAfterUndos,
+                          depthsAfterRedos: HistoryDepths(undo: historyDepths.undo, redo: historyDepths.redo))
+  }
+}
