@@ -13,7 +13,10 @@ extension Operation {
   @inline(__always)
   static func applySet(_ object: CRDTObject, _ key: String, _ element: CRDTElement, executedAt: TimeTicket,
                        root: CRDTRoot, journal: Journal, mode: ExecutionMode) throws(YorkieError) -> [OperationInfo] {
-    if let holder = object.element(createdAt: element.createdAt) {
+    // A fresh ticket (every local Set, almost every remote one) is newer than every member's:
+    // no search then.
+    if let last = object.members.last, !element.createdAt.isAfter(last.element.createdAt),
+      let holder = object.element(createdAt: element.createdAt) {
       // The value names an identity this object already holds: an undo restoring it.
       guard try takeOut(holder, restoredAs: element, key: key, from: object, executedAt: executedAt, root: root, journal: journal) else {
         return []
