@@ -186,6 +186,17 @@ package final class CRDTArray: CRDTElement {
     return nodes[Int(handle)].id
   }
 
+  /// The id of the live position at or before the position `id` (the head when none is
+  /// live): a place every replica still has, as garbage collection never purges a live
+  /// position. Nil when this replica has no position `id`.
+  package func liveAnchor(atOrBefore id: TimeTicket) -> TimeTicket? {
+    guard var handle = positionByID[id] ?? movedPositions[id] else { return nil }
+    while handle != CRDTArray.head && !(nodes[Int(handle)].element.map { !$0.isRemoved } ?? false) {
+      handle = nodes[Int(handle)].prev
+    }
+    return nodes[Int(handle)].id
+  }
+
   // MARK: Writing
 
   /// Inserts `element` after the position `previousID`, skipping newer concurrent insertions.

@@ -76,9 +76,10 @@ package final class CRDTRoot {
   /// tombstone is the common case (every overwrite makes one), finding one by ticket is rare
   /// (rollback, which takes the newest first) and GC walks them all anyway.
   @exclusivity(unchecked) private(set) var removed: [Entry] = []
-  /// During a GC pass: the tickets of removed elements already purged, dropped from `removed`
-  /// at the end of the pass.
-  @exclusivity(unchecked) private var purgedInPass: Set<TimeTicket>?
+  /// During a GC pass: the removed elements already purged (by identity: a copy an undo
+  /// restored may carry the tickets of a tombstone's descendants), dropped from `removed` at the
+  /// end of the pass. `removed` keeps them alive until then, so no identity is reused.
+  @exclusivity(unchecked) private var purgedInPass: Set<ObjectIdentifier>?
   @exclusivity(unchecked) private var gcPairs = GCPairStore()
   /// Texts that may hold removed pieces (Yorkie's text-node GC pairs), purged or not: like a GC
   /// pair, a removed piece stays garbage until collected even when its text is gone. A text
@@ -208,12 +209,15 @@ package final class CRDTRoot {
     var count = 0
     func drop(_ element: CRDTElement) {
       count += 1
-      registry.remove(element.createdAt)
+      // Only this element's entry: a Yorkie peer's undo re-creates an array element from a
+      // copy whose descendants keep their tickets, and the copy's entries answer to them now.
+      if registry[element.createdAt]?.element === element { registry.remove(element.createdAt) }
       guard element.isRemoved else { return }  // only tombstones are in `removed`
       if purgedInPass != nil {
-        purgedInPass!.insert(element.createdAt)
-      } else {
-        unregisterRemoved(element.createdAt)
+        purgedInPass!.insert(ObjectIdentifier(element))
+      } else if let index = removed.lastIndex(where: { $0.element === element }) {
+        if element.kind.holdsContent { removedHolders -= 1 }
+        removed.remove(at: index)
       }
     }
     drop(element)
@@ -391,7 +395,7 @@ package final class CRDTRoot {
     purgedInPass = []
     defer {
       if let purged = purgedInPass, !purged.isEmpty {
-        removed.removeAll { purged.contains($0.element.createdAt) }
+        removed.removeAll { purged.contains(ObjectIdentifier($0.element)) }
         removedHolders = removed.reduce(0) { $0 + ($1.element.kind.holdsContent ? 1 : 0) }
       }
       purgedInPass = nil
@@ -399,7 +403,7 @@ package final class CRDTRoot {
     for entry in removed.sorted(by: { $0.element.createdAt < $1.element.createdAt }) {
       let createdAt = entry.element.createdAt
       // An earlier purge in this pass may have taken this one along (it was inside it).
-      guard purgedInPass?.contains(createdAt) != true, let removedAt = entry.element.removedAt,
+      guard purgedInPass?.contains(ObjectIdentifier(entry.element)) != true, let removedAt = entry.element.removedAt,
         minSyncedVersionVector.covers(removedAt)
       else { continue }
       if let parent = entry.parent {

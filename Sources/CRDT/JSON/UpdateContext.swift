@@ -107,6 +107,22 @@ package final class UpdateContext {
   package func pushReverse(_ operation: Operation) -> Operation? {
     guard root.isLive(operation.parentCreatedAt), let target = root.element(operation.parentCreatedAt),
       !operation.targetsRemovedElement(in: target) else { return nil }
+    var operation = operation
+    // An Add or a Move back names the position the element followed then, which may have died
+    // since: a peer that already purged it could not apply the change. The nearest live
+    // position before it stands in (every replica keeps live positions).
+    if case .array(let array) = target.kind {
+      switch operation {
+      case .add(let parent, let previous, let value, let executedAt):
+        guard let anchor = array.liveAnchor(atOrBefore: previous) else { return nil }
+        operation = .add(parentCreatedAt: parent, previousCreatedAt: anchor, value: value, executedAt: executedAt)
+      case .move(let parent, let previous, let createdAt, let executedAt):
+        guard let anchor = array.liveAnchor(atOrBefore: previous) else { return nil }
+        operation = .move(parentCreatedAt: parent, previousCreatedAt: anchor, createdAt: createdAt, executedAt: executedAt)
+      default:
+        break
+      }
+    }
     do {
       try push(operation, target: target)
       return operation
