@@ -118,6 +118,27 @@ struct HistoryTests {
     #expect(await doc.checkInvariants() == nil)
   }
 
+  @Test("undo of a style after garbage collection purged the deleted text before the styled run")
+  func undoStyleAfterGarbageCollection() async throws {
+    // The reverse Style of "bc" used to start at the end of the piece before it, the removed
+    // "a", which the collection purged: the undo named a piece that no longer exists and was
+    // skipped, leaving "bc" bold. It anchors on live text when it is undone now.
+    let doc = Document(key: "h")
+    try await doc.update { root, _ in _ = try root.setNewText("t").edit(0, 0, "abc") }
+    try await doc.update { root, _ in try root.text("t")?.delete(0, 1) }
+    try await doc.update { root, _ in try root.text("t")?.setStyle(0, 2, ["b": true]) }
+    await doc.garbageCollect(minSyncedVersionVector: maxVectorOfDetached())
+    #expect(await doc.garbageLength == 0)
+    try await doc.undo()
+    await expectSorted(doc, #"{"t":[{"val":"bc"}]}"#)
+    try await doc.undo()
+    await expectText(doc, "abc")
+    try await doc.redo()
+    try await doc.redo()
+    await expectSorted(doc, #"{"t":[{"attrs":{"b":true},"val":"bc"}]}"#)
+    #expect(await doc.checkInvariants() == nil)
+  }
+
   @Test("a counter's increase is undone by the opposite increase")
   func counterIncrease() async throws {
     let doc = Document(key: "h")

@@ -135,7 +135,11 @@ extension Document {
       var capture: HistoryCapture? = nil
       while nextCapture >= 0 && step.captures[nextCapture].index > index { nextCapture -= 1 }
       if nextCapture >= 0 && step.captures[nextCapture].index == index { capture = step.captures[nextCapture].capture }
-      for template in step.operations[index].reverse(capture: capture) {
+      let templates = step.operations[index].reverse(capture: capture) { createdAt in
+        guard case .text(let text) = root.element(history.resolve(createdAt))?.kind else { return nil }
+        return text
+      }
+      for template in templates {
         let operation = template.restamped(context.issueTicket, resolve: history.resolve)
         guard let executed = context.pushReverse(operation) else { continue }
         for (old, new) in executed.recreated(from: template) { history.alias(old, to: new) }

@@ -45,10 +45,13 @@ package enum HistoryCapture: Sendable {
   /// The operation changed nothing (a Remove of what a peer removed first): no reverse.
   case nothing
 
-  /// A run of characters `from..<to` (positions by identity) and the values the styled keys had.
+  /// A restyled run of characters by identity (offsets `start..<end` of the insertion
+  /// `createdAt`) and the values the styled keys had on it. Its positions are found when it is
+  /// undone (``Operation/reverseStyle(_:runs:text:)``): the pieces around it may be purged by then.
   package struct StyleRun: Sendable, Equatable {
-    package var from: TextPosition
-    package var to: TextPosition
+    package var createdAt: TimeTicket
+    package var start: Int32
+    package var end: Int32
     package var previous: [String: String?]
   }
 
@@ -63,7 +66,7 @@ package enum HistoryCapture: Sendable {
 
 /// One undo or redo step: the operations a change executed (kept as the change holds them, so
 /// that recording a keystroke copies one reference), what some of them replaced, and the
-/// presence keys to put back. Its reverse is computed when it is undone (``Operation/reverse(capture:)``).
+/// presence keys to put back. Its reverse is computed when it is undone (``Operation/reverse(capture:text:)``).
 package struct HistoryStep: Sendable {
   package var operations: OperationList
   /// Captures by operation index, in order; operations without one need none.

@@ -1,6 +1,6 @@
 /// Undo and redo (issue 24): what an operation must read while it runs so that it can be
 /// reversed (``captureBeforeExecution(target:)``, ``captureAfterExecution(records:)``), its
-/// reverse (``reverse(capture:)``), and a reverse made into an operation of a new change
+/// reverse (``reverse(capture:text:)``), and a reverse made into an operation of a new change
 /// (``restamped(_:issue:resolve:)``). Each is an exhaustive switch with no `default`: a new
 /// operation kind does not compile until it says how it is reversed.
 extension Operation {
@@ -78,7 +78,7 @@ extension Operation {
     return spans.isEmpty ? nil : .removedText(spans)
   }
 
-  /// Each restyled piece with the values `keys` had on it before.
+  /// Each restyled live piece, by identity, with the values `keys` had on it before.
   private static func previousStyles(in records: [(text: CRDTText, record: CRDTText.Undo)], keys: [String]) -> HistoryCapture? {
     var runs: [HistoryCapture.StyleRun] = []
     var seen = Set<Int32>()
@@ -89,22 +89,47 @@ extension Operation {
       for key in keys {
         previous[key] = .some(before?.entries.first { $0.key == key && !$0.isRemoved }?.value)
       }
-      // A position names the boundary after `relativeOffset` units of a piece, and offset 0 of
-      // a piece resolves to the piece before it (Yorkie's "prefer left"): the run starts at the
-      // end of the piece before it in the text.
-      let left = text.previous(of: handle)
-      let start = left == CRDTText.head ? TextPosition(id: text.id(of: left), relativeOffset: 0)
-        : TextPosition(id: text.id(of: left), relativeOffset: text.node(left).length)
-      runs.append(HistoryCapture.StyleRun(from: start, to: TextPosition(id: node.id, relativeOffset: node.length), previous: previous))
+      runs.append(HistoryCapture.StyleRun(createdAt: node.id.createdAt, start: node.id.offset, end: node.id.offset + node.length,
+                                          previous: previous))
     }
     return runs.isEmpty ? nil : .previousStyles(runs)
+  }
+
+  /// The Styles that put `runs` back, one per live piece of each run in `text` now: from the
+  /// end of the live text before the piece (the head at the start) to the end of the piece, or
+  /// of the run when the piece goes on past it. Positions name only live pieces, as a local
+  /// Style's do: a removed piece may be purged on a peer before the undo reaches it (and here:
+  /// a position on the piece left of the run, taken when the style ran, named a piece garbage
+  /// collection could purge, which made the undo a no-op). A piece removed since is left as it is.
+  package static func reverseStyle(_ parent: TimeTicket, runs: [HistoryCapture.StyleRun], text: CRDTText?) -> [Operation] {
+    guard let text else { return [] }
+    var operations: [Operation] = []
+    for run in runs {
+      var set: [String: String] = [:]
+      var unset: [String] = []
+      for (key, value) in run.previous.sorted(by: { $0.key < $1.key }) {
+        if let value { set[key] = value } else { unset.append(key) }
+      }
+      for piece in text.piecesOverlapping(run.createdAt, run.start, run.end) where !text.isRemoved(piece) {
+        let node = text.node(piece)
+        let startInPiece = max(run.start - node.id.offset, 0)
+        let endInPiece = min(run.end - node.id.offset, node.length)
+        let from = startInPiece > 0 ? TextPosition(id: node.id, relativeOffset: startInPiece)
+          : text.position(at: text.visibleIndex(of: piece))
+        guard let from else { continue }
+        operations.append(.style(parentCreatedAt: parent, from: from, to: TextPosition(id: node.id, relativeOffset: endInPiece),
+                                 attributes: set, attributesToRemove: unset, executedAt: .initial))
+      }
+    }
+    return operations
   }
 
   // MARK: Reversing
 
   /// The operations that undo this one, to run in order, with placeholder tickets
   /// (``restamped(_:issue:resolve:)`` gives them the undo change's). Empty when it has none.
-  package func reverse(capture: HistoryCapture?) -> [Operation] {
+  /// `text` finds a text as it is now (a Style's reverse positions are taken from it).
+  package func reverse(capture: HistoryCapture?, text: (TimeTicket) -> CRDTText?) -> [Operation] {
     let none = TimeTicket.initial
     switch self {
     case .set(let parent, let key, let value, _):
@@ -155,14 +180,7 @@ extension Operation {
                            retombstoneSpans: retombstoneSpans, executedAt: none)]
     case .style(let parent, _, _, _, _, _):
       guard case .previousStyles(let runs) = capture else { return [] }
-      return runs.map { run in
-        var set: [String: String] = [:]
-        var unset: [String] = []
-        for (key, value) in run.previous.sorted(by: { $0.key < $1.key }) {
-          if let value { set[key] = value } else { unset.append(key) }
-        }
-        return .style(parentCreatedAt: parent, from: run.from, to: run.to, attributes: set, attributesToRemove: unset, executedAt: none)
-      }
+      return Operation.reverseStyle(parent, runs: runs, text: text(parent))
     case .dedupIncrease:
       // A deduplicating counter counts actors in HyperLogLog registers, which cannot forget
       // one: there is nothing to undo (Yorkie's dedup Increase has no reverse either).
