@@ -486,3 +486,23 @@ struct HistoryTests {
     }
   }
 }
+
+extension HistoryTests {
+  @Test("undo of an array set whose old value was a text with deleted characters keeps them collectable")
+  func undoArraySetOfTextKeepsGarbageTracked() async throws {
+    let doc = Document(key: "h")
+    try await doc.update { root, _ in
+      let list = root.setNewArray("l")
+      let text = list.appendNewText()
+      _ = try text.edit(0, 0, "abc")
+    }
+    try await doc.update { root, _ in try root.array("l")?.text(at: 0)?.delete(1, 2) }
+    try await doc.update { root, _ in try root.array("l")?.set(7, at: 0) }
+    try await doc.undo()
+    #expect(await doc.toSortedJSON() == #"{"l":[[{"val":"a"},{"val":"c"}]]}"#)
+    // The copy holds the deleted "b" as garbage, tracked as such (checkInvariants says so).
+    #expect(await doc.checkInvariants() == nil)
+    #expect(await doc.garbageCollect(minSyncedVersionVector: maxVectorOfDetached()) > 0)
+    #expect(await doc.checkInvariants() == nil)
+  }
+}

@@ -191,6 +191,9 @@ package final class CRDTRoot {
     if !element.kind.isRegistered { return }
     registry[element.createdAt] = Entry(element: element, parent: parent)
     registerDescendants(of: element)
+    // A value that re-creates an element as it was (an undo, this replica's or a peer's) brings
+    // its garbage along; a fresh value has none, and the walk is short.
+    if element.kind.holdsContent { registerGarbage(within: element, journal: journal) }
   }
 
   private func registerDescendants(of element: CRDTElement) {

@@ -26,8 +26,6 @@ extension Operation {
     array.insert(element, afterPosition: previousCreatedAt, executedAt: executedAt, anchorHint: anchorHint)
     root.register(element, parent: array, journal: journal)
     journal.append(array, .insert(element.createdAt))
-    // A value that re-creates an element as it was (an undo) brings its garbage along.
-    if element.kind.holdsContent { root.registerGarbage(within: element, journal: journal) }
     if element.isRemoved {
       root.registerRemoved(element, parent: array, journal: journal)
       journal.append(.root(.unregisterRemoved(element.createdAt)))

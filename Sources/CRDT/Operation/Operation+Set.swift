@@ -24,7 +24,6 @@ extension Operation {
     }
     let result = try object.set(key, element, executedAt: executedAt)
     root.register(element, parent: object, journal: journal)
-    if element.kind.holdsContent { root.registerGarbage(within: element, journal: journal) }
     var tombstoned = CRDTObject.SetTombstone.none
     if let tombstone = result.tombstone {
       // Only a live occupant can be evicted, so its removedAt was nil before.
