@@ -19,6 +19,10 @@ public struct HistoryState: Sendable, Equatable {
 package enum HistoryCapture: Sendable {
   /// A Set: the live value it replaced, nil when the key had none.
   case replacedValue(ElementSnapshot?)
+  /// A Set that replaced a primitive: its value and identity, described as an element only if
+  /// it is undone (a described primitive with a placement ticket allocates, and setting one key
+  /// many times in an update would pay it per Set).
+  case replacedPrimitive(PrimitiveValue, createdAt: TimeTicket)
   /// A Remove in an object: the member's key and value.
   case removedMember(key: String, value: ElementSnapshot)
   /// A Remove in an array: the value and the live position it followed.
@@ -255,6 +259,8 @@ extension HistoryStep {
       switch indexed.capture {
       case .replacedValue(let value):
         if let value { body(value.createdAt) }
+      case .replacedPrimitive(_, let createdAt):
+        body(createdAt)
       case .removedMember(_, let value), .replacedElement(let value):
         body(value.createdAt)
       case .removedElement(let anchor, let value):

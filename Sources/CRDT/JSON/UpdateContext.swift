@@ -142,7 +142,7 @@ package final class UpdateContext {
   /// Sets a fresh primitive under `key` in `object` and records the Set: what ``push(_:target:)``
   /// does for it, without building the operation first and taking it apart again.
   @inline(__always) package func pushSet(_ object: CRDTObject, _ key: String, _ element: CRDTPrimitive) throws(YorkieError) {
-    let replaced: HistoryCapture? = recordsHistory ? .replacedValue(object.get(key).map { ElementSnapshot($0) }) : nil
+    let replaced: HistoryCapture? = recordsHistory ? HistoryCapture.replaced(object.get(key)) : nil
     let result = try Operation.applySet(object, key, element, executedAt: element.createdAt, root: root, journal: journal, mode: mode)
     if let replaced { captures.append(HistoryStep.IndexedCapture(index: operationCount, capture: replaced)) }
     if describes { infos.append(contentsOf: result) }

@@ -12,7 +12,7 @@ extension Operation {
     switch self {
     case .set(_, let key, _, _):
       guard case .object(let object) = target.kind else { return nil }
-      return .replacedValue(object.get(key).map { ElementSnapshot($0) })
+      return HistoryCapture.replaced(object.get(key))
     case .remove(_, let createdAt, _):
       switch target.kind {
       case .object(let object):
@@ -135,6 +135,11 @@ extension Operation {
     case .set(let parent, let key, let value, _):
       if case .replacedValue(let previous?) = capture {
         return [.set(parentCreatedAt: parent, key: key, value: OperationValue(previous), executedAt: none)]
+      }
+      if case .replacedPrimitive(let previous, let createdAt) = capture {
+        // Placed anew by the Set that restores it: its old placement ticket does not matter.
+        return [.set(parentCreatedAt: parent, key: key, value: OperationValue(.primitive(previous, ElementSnapshot.Meta(createdAt: createdAt))),
+                     executedAt: none)]
       }
       return [.remove(parentCreatedAt: parent, createdAt: value.createdAt, executedAt: none)]
     case .add(let parent, _, let value, _):
@@ -272,6 +277,15 @@ extension Operation {
     default:
       return false
     }
+  }
+}
+
+extension HistoryCapture {
+  /// What a Set that replaces `value` (nil: the key had none) captures.
+  @inline(__always) package static func replaced(_ value: CRDTElement?) -> HistoryCapture {
+    guard let value else { return .replacedValue(nil) }
+    if case .primitive(let primitive) = value.kind { return .replacedPrimitive(primitive.value, createdAt: primitive.createdAt) }
+    return .replacedValue(ElementSnapshot(value))
   }
 }
 
