@@ -71,7 +71,7 @@ public actor Document {
   /// What this replica's recent changes edited, for ``DocEvent/overwritten(_:)``.
   var editLog = LocalEditLog()
   /// The undo and redo stacks (Document+History.swift).
-  @exclusivity(unchecked) var history = History()
+  var history = History()
   /// Who follows ``historyStates()``, and the state they were last sent.
   var historySubscribers: [Int: AsyncStream<HistoryState>.Continuation] = [:]
   var publishedHistoryState = HistoryState(canUndo: false, canRedo: false)

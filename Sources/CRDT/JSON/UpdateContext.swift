@@ -18,17 +18,14 @@ package final class UpdateContext {
   package let replaysHistory: Bool
   /// Whether the operations are captured for the history (see ``HistoryCapture``).
   package let recordsHistory: Bool
-  // @exclusivity(unchecked) on the history's three fields below too (same invariant): the
-  // history reads them once per update, and their checked accesses were a tenth of what
-  // recording the history cost a keystroke (Benchmarks/history.md).
   /// What the history needs beyond the operations, by operation index (empty for typing).
-  @exclusivity(unchecked) package private(set) var captures: [HistoryStep.IndexedCapture] = []
+  package private(set) var captures: [HistoryStep.IndexedCapture] = []
   /// The elements this update's ArraySets replaced, each with the element now in its place
   /// (recorded with the history): older steps name the replaced one. Empty for an update with
   /// no ArraySet, so that the history spends nothing on them for the others.
-  @exclusivity(unchecked) package private(set) var replacedElements: [(old: TimeTicket, new: TimeTicket)] = []
+  package private(set) var replacedElements: [(old: TimeTicket, new: TimeTicket)] = []
   /// The presence keys set with `addToHistory`, with the values they had before the update.
-  @exclusivity(unchecked) package var reversePresence: [String: JSONValue?]?
+  package var reversePresence: [String: JSONValue?]?
   // @exclusivity(unchecked) below: safe and measured as stated on ``CRDTElement``.
   @exclusivity(unchecked) package private(set) var delimiter: UInt32 = 0
   /// The first operation, and the count: a keystroke's update records one operation, which

@@ -93,32 +93,14 @@ package enum TreeCodec {
   /// Reads a `JSONElement.Tree` message body (what ``ElementCodec`` finds in field 7).
   package static func decodeTreeBody(_ r: inout ProtoReader) throws -> DecodedTree {
     var records: [TreeNodeRecord] = []
-    var createdAt: TimeTicket?
-    var movedAt: TimeTicket?
-    var removedAt: TimeTicket?
-    while let (field, type) = try r.nextField() {
-      switch field {
-      case 1:
-        let index = records.count
-        try located(nodePath(index)) {
-          try r.expect(type, .lengthDelimited, field: field)
-          var body = try r.message("TreeNode")
-          records.append(try decodeNode(&body, index: index))
-        }
-      case 2: createdAt = try located("tree.createdAt") { try r.ticketField(type, field) }
-      case 3: movedAt = try located("tree.movedAt") { try r.ticketField(type, field) }
-      case 4: removedAt = try located("tree.removedAt") { try r.ticketField(type, field) }
-      default: try r.skip(type)
-      }
-    }
-    guard let createdAt else { throw invalid("tree.createdAt", "is required") }
+    let meta = try readTree(&r) { record in records.append(record) }
     var seen = Set<TreeNodeID>(minimumCapacity: records.count)
     do {
       try TreeNodeRecord.checkPostOrder(records, seen: &seen)
     } catch {
       throw invalid(error.path(in: "tree.nodes"), error.reason)
     }
-    return DecodedTree(records: records, meta: ElementSnapshot.Meta(createdAt: createdAt, movedAt: movedAt, removedAt: removedAt))
+    return DecodedTree(records: records, meta: meta)
   }
 
   /// Reads a `JSONElement.Tree` message body straight into a tree (a snapshot's tree), with
@@ -130,19 +112,36 @@ package enum TreeCodec {
   ///   `invalidTreeContent` for an empty text or a text root.
   package static func decodeTreeElement(_ r: inout ProtoReader) throws -> (tree: CRDTTree, garbage: [TreeGCPair]) {
     var loader = TreeLoader(expectedCount: nodeCount(in: r))
+    let meta = try readTree(&r) { record in
+      do throws(TreeLoader.Failure) { try loader.add(record) } catch { throw wireError(error) }
+    }
+    let nodes: TreeLoader.Nodes
+    do throws(TreeLoader.Failure) { nodes = try loader.finish() } catch { throw wireError(error) }
+    let tree = CRDTTree(loaded: nodes, createdAt: meta.createdAt)
+    tree.movedAt = meta.movedAt
+    tree.removedAt = meta.removedAt
+    return (tree, nodes.garbage)
+  }
+
+  /// The fields of a `JSONElement.Tree` body: each node (field 1) decoded and handed to `node`
+  /// in order, the tickets returned. Shared by both decoders, so they name the same fields.
+  ///
+  /// - Throws: `invalidWireData` naming the field; what `node` throws.
+  private static func readTree(_ r: inout ProtoReader, node: (TreeNodeRecord) throws -> Void) throws -> ElementSnapshot.Meta {
+    var index = 0
     var createdAt: TimeTicket?
     var movedAt: TimeTicket?
     var removedAt: TimeTicket?
     while let (field, type) = try r.nextField() {
       switch field {
       case 1:
-        let index = loader.count
         let record = try located(nodePath(index)) {
           try r.expect(type, .lengthDelimited, field: field)
           var body = try r.message("TreeNode")
           return try decodeNode(&body, index: index)
         }
-        do throws(TreeLoader.Failure) { try loader.add(record) } catch { throw wireError(error) }
+        try node(record)
+        index += 1
       case 2: createdAt = try located("tree.createdAt") { try r.ticketField(type, field) }
       case 3: movedAt = try located("tree.movedAt") { try r.ticketField(type, field) }
       case 4: removedAt = try located("tree.removedAt") { try r.ticketField(type, field) }
@@ -150,12 +149,7 @@ package enum TreeCodec {
       }
     }
     guard let createdAt else { throw invalid("tree.createdAt", "is required") }
-    let nodes: TreeLoader.Nodes
-    do throws(TreeLoader.Failure) { nodes = try loader.finish() } catch { throw wireError(error) }
-    let tree = CRDTTree(loaded: nodes, createdAt: createdAt)
-    tree.movedAt = movedAt
-    tree.removedAt = removedAt
-    return (tree, nodes.garbage)
+    return ElementSnapshot.Meta(createdAt: createdAt, movedAt: movedAt, removedAt: removedAt)
   }
 
   /// A loader's refusal as the wire reports it: a list defect names its record's field (as
