@@ -325,6 +325,52 @@ struct HistoryTests {
     }
   }
 
+  @Test("edits a peer made inside an element whose removal is undone concurrently are dropped on every replica, in both orders",
+        arguments: [false, true])
+  func editsInsideRestoredElement(inArray: Bool) async throws {
+    // A removes a container holding a text and undoes the removal (a copy as it was, under its
+    // old tickets); B, who saw neither, types "Z" into the text, styles it and types "Q" after
+    // "b". Where the restore arrives last it replaces the tombstone B edited; where it arrives
+    // first, B's operations name the copy and B's own insertion, which the copy lacks: applied,
+    // they would fail (and refuse B's whole change) or show "Q" on one replica only.
+    let (a, b) = await makeReplicas()
+    try await a.update { root, _ in
+      if inArray {
+        try root.setNewArray("c").appendNewText().edit(0, 0, "ab")
+      } else {
+        try root.setNewObject("c").setNewText("t").edit(0, 0, "ab")
+      }
+    }
+    try await b.applyChanges(await a.pendingChanges)
+    try await a.update { root, _ in
+      if inArray { try root.array("c")?.remove(at: 0) } else { root.remove("c") }
+    }
+    try await a.undo()
+    try await b.update { root, _ in
+      let text = inArray ? root.array("c")?.text(at: 0) : root.object("c")?.text("t")
+      _ = try text?.edit(1, 1, "Z")
+      try text?.setStyle(1, 2, ["bold": true])
+      _ = try text?.edit(3, 3, "Q")
+    }
+    let expected = inArray ? #"{"c":[[{"val":"ab"}]]}"# : #"{"c":{"t":[{"val":"ab"}]}}"#
+    let fromA = await a.pendingChanges, fromB = await b.pendingChanges
+    try await a.applyChanges(fromB)
+    try await b.applyChanges(fromA)
+    #expect(await a.toSortedJSON() == expected)
+    #expect(await b.toSortedJSON() == expected)
+    #expect(await a.checkInvariants() == nil)
+    #expect(await b.checkInvariants() == nil)
+    // B's next edit, made after it saw the restore, lands in the copy on both.
+    try await b.update { root, _ in
+      let text = inArray ? root.array("c")?.text(at: 0) : root.object("c")?.text("t")
+      _ = try text?.edit(2, 2, "!")
+    }
+    try await a.applyChanges(await b.pendingChanges)
+    let typed = expected.replacingOccurrences(of: #"{"val":"ab"}"#, with: #"{"val":"ab"},{"val":"!"}"#)
+    #expect(await a.toSortedJSON() == typed)
+    #expect(await b.toSortedJSON() == typed)
+  }
+
   @Test("undo of a remove whose element a peer moved meanwhile puts it back once, and converges")
   func undoRemoveOfMovedElement() async throws {
     for seed in SeededRandom.seeds(4, base: 0x30E) {

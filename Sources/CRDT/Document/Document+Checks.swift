@@ -48,7 +48,17 @@ extension Document {
       current = child
     }
     guard case .text(let text) = current.kind else { return "not a text" }
-    return text.pieces.map { handle in
+    return Document.dump(text)
+  }
+
+  /// A dump of the pieces of the text created at `createdAt` (debugging aid for tests).
+  package func debugPieces(createdAt: TimeTicket) -> String {
+    guard let element = root.element(createdAt), case .text(let text) = element.kind else { return "no text \(createdAt)" }
+    return Document.dump(text)
+  }
+
+  private static func dump(_ text: CRDTText) -> String {
+    text.pieces.map { handle in
       let node = text.nodes[Int(handle)]
       let attrs = text.attributes(of: handle)?.entries.map { "\($0.key)=\($0.value)@\($0.updatedAt)\($0.isRemoved ? "x" : "")" }.joined(separator: ",") ?? ""
       return "[\(node.id) \(text.content(of: handle).debugDescription) r\(node.removedAt.map { "\($0)" } ?? "") {\(attrs)}]"

@@ -14,6 +14,8 @@ extension CRDTRoot {
     /// Gives the document back the size it had before the transaction's first change of it
     /// (see ``Journal/noteSizeChange(_:)``).
     case size(DocSize)
+    /// Gives a restored copy's entry back what it was (see `CRDTRoot+RestoredCopies.swift`).
+    case restoredCopy(TimeTicket, TimeTicket?)
   }
 
   /// Applies one undo record (rollback only).
@@ -31,6 +33,8 @@ extension CRDTRoot {
       registerGCPair(pair)
     case .size(let size):
       self.size = size
+    case .restoredCopy(let copy, let placedAt):
+      restoredCopies[copy] = placedAt
     }
   }
 }

@@ -91,6 +91,12 @@ package final class CRDTRoot {
   /// lets them forget the operations every replica has seen, and a tree leaves the set when its
   /// log is empty. Not journaled: an extra member only costs a look.
   private var orderedTrees: [ObjectIdentifier: CRDTTree] = [:]
+  /// Copies that restored elements under their old identities, by creation ticket, with the
+  /// ticket of the operation that placed each, until every replica has seen it
+  /// (`CRDTRoot+RestoredCopies.swift`).
+  var restoredCopies: [TimeTicket: TimeTicket] = [:]
+  /// Whether any restore is remembered (read before every remote operation).
+  @inline(__always) package var hasRestoredCopies: Bool { !restoredCopies.isEmpty }
 
   /// Notes that `tree` applied an operation (its ordering log is not empty).
   package func noteOrderedTree(_ tree: CRDTTree) {
@@ -394,6 +400,7 @@ package final class CRDTRoot {
       }()
       return array.isSafeToPurge(handle, minSyncedVersionVector, allCovered: allCovered)
     }
+    forgetSeenRestores(minSyncedVersionVector)
     // Sorted so that the work (not the result) is deterministic.
     purgedInPass = []
     defer {

@@ -26,6 +26,10 @@ extension Operation {
     array.insert(element, afterPosition: previousCreatedAt, executedAt: executedAt, anchorHint: anchorHint)
     root.register(element, parent: array, journal: journal)
     journal.append(array, .insert(element.createdAt))
+    if !mode.adoptsValues && element.kind.holdsContent && CRDTRoot.carriesOlderIdentities(element) {
+      // A copy restoring elements (CRDTRoot+RestoredCopies.swift).
+      root.noteRestoredCopy(element, placedAt: executedAt, journal: journal)
+    }
     if element.isRemoved {
       root.registerRemoved(element, parent: array, journal: journal)
       journal.append(.root(.unregisterRemoved(element.createdAt)))

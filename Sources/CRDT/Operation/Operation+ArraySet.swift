@@ -17,6 +17,9 @@ extension Operation {
     journal.append(array, .unlink(element))
     root.register(element, parent: array, journal: journal)
     journal.append(.root(.deregister(element)))
+    if !mode.adoptsValues && element.kind.holdsContent && CRDTRoot.carriesOlderIdentities(element) {
+      root.noteRestoredCopy(element, placedAt: executedAt, journal: journal)
+    }
     let oldRemovedAt = target.removedAt
     // A target a concurrent removal got first still takes this later removal time (as in
     // Remove): journal that too, or a rollback would keep it.

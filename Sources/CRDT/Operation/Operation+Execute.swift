@@ -24,6 +24,11 @@ extension Operation {
     guard let parent = target ?? root.element(parentCreatedAt) else {
       throw YorkieError(.elementNotFound, "no element created at \(parentCreatedAt) to apply \(kindName) to")
     }
+    // Inside a copy that restored what the author edited, unseen by the author: nothing to do
+    // (CRDTRoot+RestoredCopies.swift).
+    if root.hasRestoredCopies, let authorVector = mode.authorVector, root.isInsideUnseenRestore(parent, authorVector: authorVector) {
+      return []
+    }
     switch self {
     case .set(_, let key, let value, let executedAt):
       return try Operation.executeSet(on: parent, key: key, value: value, executedAt: executedAt,

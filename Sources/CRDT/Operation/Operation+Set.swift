@@ -15,15 +15,21 @@ extension Operation {
                        root: CRDTRoot, journal: Journal, mode: ExecutionMode) throws(YorkieError) -> [OperationInfo] {
     // A fresh ticket (every local Set, almost every remote one) is newer than every member's:
     // no search then.
+    var restores = false
     if let last = object.members.last, !element.createdAt.isAfter(last.element.createdAt),
       let holder = object.element(createdAt: element.createdAt) {
       // The value names an identity this object already holds: an undo restoring it.
       guard try takeOut(holder, restoredAs: element, key: key, from: object, executedAt: executedAt, root: root, journal: journal) else {
         return []
       }
+      restores = true
     }
     let result = try object.set(key, element, executedAt: executedAt)
     root.register(element, parent: object, journal: journal)
+    if restores || (!mode.adoptsValues && element.kind.holdsContent && CRDTRoot.carriesOlderIdentities(element)) {
+      // A copy restoring elements (CRDTRoot+RestoredCopies.swift).
+      root.noteRestoredCopy(element, placedAt: executedAt, journal: journal)
+    }
     var tombstoned = CRDTObject.SetTombstone.none
     if let tombstone = result.tombstone {
       // Only a live occupant can be evicted, so its removedAt was nil before.

@@ -112,6 +112,20 @@ extension CRDTText {
       while handle >= 0 && handle != toRight {
         let next = arena[Int(handle)].next
         if canDelete(handle, editedAt: editedAt, knowledge: &knowledge) {
+          if !revivals.isEmpty && !arena[Int(handle)].isRemoved {
+            // A revived piece may outlive the deletion (CRDTText+Revival.swift).
+            switch deletionOutcome(ofLive: handle, editedAt: editedAt, knowledge: &knowledge) {
+            case .skip:
+              handle = next
+              continue
+            case .outlive:
+              outlive(handle, deletedAt: editedAt, journal: journal)
+              handle = next
+              continue
+            case .remove:
+              break
+            }
+          }
           journal.append(self, .removal(handle, removedAt(handle)))
           setRemovedAt(handle, editedAt)
           index.setWeight(handle, 0)
@@ -168,7 +182,7 @@ extension CRDTText {
   }
 
   /// An editor's version vector with the last actor looked up cached, by interned actor.
-  private struct Knowledge {
+  struct Knowledge {
     let versionVector: VersionVector
     var actor: UInt32 = .max
     var lamport: Int64 = 0
@@ -182,6 +196,11 @@ extension CRDTText {
         lamport = versionVector[text.actors[Int(actor)]] ?? 0
       }
       return lamport
+    }
+
+    /// Whether the editor had seen packed `ticket`.
+    @inline(__always) mutating func knows(_ ticket: PackedTicket, in text: CRDTText) -> Bool {
+      lamport(of: ticket.actor, in: text) >= ticket.lamport
     }
   }
 

@@ -37,6 +37,11 @@ extension CRDTText {
         let pieceStart = arena[Int(piece)].offset
         let pieceEnd = pieceStart + arena[Int(piece)].length
         let target = isolate(piece, from: Swift.max(pieceStart, span.start), to: Swift.min(pieceEnd, span.end), journal: journal)
+        // A revival newer than this removal keeps the piece live (CRDTText+Revival.swift).
+        if let record = revivals[target], isAfter(record.revivedAt, executedAt) {
+          outlive(target, deletedAt: executedAt, journal: journal)
+          continue
+        }
         if wantsIndexes {
           let from = index.offset(of: target)
           ranges.append((from, from + Int(arena[Int(target)].length)))
@@ -80,14 +85,14 @@ extension CRDTText {
         let pieceEnd = piece >= 0 ? pieceStart + arena[Int(piece)].length : Int32.max
         if piece >= 0 && pieceStart <= cursor {
           let overlapEnd = Swift.min(pieceEnd, span.end)
-          if let removedAt = removedAt(piece) {
+          if arena[Int(piece)].isRemoved {
+            // Live only when the revival is newer than the piece's latest removal: a peer's
+            // concurrent deletion may have removed it again (CRDTText+Revival.swift).
             let target = isolate(piece, from: cursor, to: overlapEnd, journal: journal)
-            journal.append(self, .removal(target, removedAt))
-            setRemovedAt(target, nil)
-            index.setWeight(target, Int(arena[Int(target)].length))
-            revived.append(target)
+            if revive(target, at: executedAt, journal: journal) { revived.append(target) }
             chainAnchor = target
           } else {
+            _ = revive(piece, at: executedAt, journal: journal)
             chainAnchor = piece
           }
           cursor = overlapEnd
@@ -98,6 +103,7 @@ extension CRDTText {
           let anchor = restoreAnchor(span.createdAt, gapStart: cursor, gapEnd: gapEnd, executedAt: executedAt,
                                      fallback: fallback, chainAnchor: chainAnchor, journal: journal)
           let handle = recreate(span, units: units!, from: cursor, to: gapEnd, after: anchor, executedAt: executedAt, journal: journal)
+          noteRecreated(handle, at: executedAt, journal: journal)
           recreated.append(handle)
           chainAnchor = handle
           cursor = gapEnd

@@ -15,6 +15,8 @@ extension CRDTText {
     /// Undoes the recreation of a purged piece by a restore: unlinks it from the text and from
     /// its insertion's chain.
     case recreated(Int32)
+    /// Gives a piece back the revival record it had (CRDTText+Revival.swift).
+    case revival(Int32, Revival?)
   }
 
   /// Applies one undo record (rollback only).
@@ -34,6 +36,8 @@ extension CRDTText {
       restoreAttributes(handle, attributes)
     case .recreated(let handle):
       purge(handle)
+    case .revival(let handle, let record):
+      restoreRevival(handle, record)
     }
   }
 

@@ -71,12 +71,19 @@ import Testing
 // `swift test --filter Fuzz` runs four fixed seeds of 300 steps in each fuzzer, about 3 s in
 // a debug build (each seed is printed as `fuzz seed N` when it starts, with what it covered
 // when it ends). `CRDT_LONG_TESTS=20` runs twenty times as many seeds; `CRDT_SEED=N` runs
-// seed N alone: a failure names its seed and step and lists the latest calls.
+// seed N alone: a failure names its seed and step and lists the latest calls (24 of them;
+// `CRDT_FUZZ_TRAIL=N` keeps N, and `CRDT_FUZZ_TRAIL_FILE=path` writes problems and calls to a
+// file, whole: a long message is cut short in the test output). In the three-replica fuzzer,
+// `CRDT_FUZZ_DEBUG=1` prints the operations of a delivery that failed and the pieces of the
+// texts they name.
 // FuzzRegressionTests.swift keeps minimal reproductions of what the fuzzers found.
 
 /// Records the session's problems as one issue naming the seed and step; true when there were any.
 func reportFuzzProblems(_ session: FuzzSession, step: Int, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
   guard !session.problems.isEmpty else { return false }
+  if let path = ProcessInfo.processInfo.environment["CRDT_FUZZ_TRAIL_FILE"] {
+    try? (session.problems + ["latest calls:"] + session.trail).joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+  }
   let message = """
     fuzz seed \(session.seed), step \(step): \(session.problems.joined(separator: "\n"))
     replay: CRDT_SEED=\(session.seed) swift test --filter Fuzz

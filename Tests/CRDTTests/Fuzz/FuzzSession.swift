@@ -193,7 +193,8 @@ final class FuzzSession: @unchecked Sendable {
 
   func note(_ call: String) {
     trail.append("\(label)\(call)")
-    if trail.count > 24 { trail.removeFirst(trail.count - 24) }
+    let limit = Int(ProcessInfo.processInfo.environment["CRDT_FUZZ_TRAIL"] ?? "") ?? 24
+    if trail.count > limit { trail.removeFirst(trail.count - limit) }
   }
 
   func problem(_ message: String) {

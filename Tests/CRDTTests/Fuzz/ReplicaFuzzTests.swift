@@ -323,6 +323,12 @@ struct ReplicaFuzzTests {
       tracker.applied[r] = row
     case (.applies, let error?):
       session.problem("a causally ready delivery to r\(r) failed: \(error)")
+      if ProcessInfo.processInfo.environment["CRDT_FUZZ_DEBUG"] != nil {
+        for change in batch { for op in change.operations { print("DEBUG change \(change.id.clientSeq)@\(change.id.actorID): \(op)") } }
+        for change in batch { for op in change.operations {
+          print("DEBUG r\(r) pieces of \(op.parentCreatedAt):\n\(await doc.debugPieces(createdAt: op.parentCreatedAt))")
+        } }
+      }
     case (.notReady(let why), nil):
       session.problem("r\(r) applied a delivery that is not causally ready (\(why))")
     case (.notReady, let error?):
