@@ -351,8 +351,15 @@ struct HistoryTests {
       _ = try text?.edit(1, 1, "Z")
       try text?.setStyle(1, 2, ["bold": true])
       _ = try text?.edit(3, 3, "Q")
+      if inArray { _ = root.array("c")?.appendNewObject() } else { _ = root.object("c")?.setNewObject("o") }
     }
-    let expected = inArray ? #"{"c":[[{"val":"ab"}]]}"# : #"{"c":{"t":[{"val":"ab"}]}}"#
+    // A later change of B's edits the object its previous one created inside the copy.
+    try await b.update { root, _ in
+      let object = inArray ? root.array("c")?.object(at: 1) : root.object("c")?.object("o")
+      object?["k"] = 1
+    }
+    // In the array, the object B appended is no edit inside the restored text: it stays.
+    let expected = inArray ? #"{"c":[[{"val":"ab"}],{"k":1}]}"# : #"{"c":{"t":[{"val":"ab"}]}}"#
     let fromA = await a.pendingChanges, fromB = await b.pendingChanges
     try await a.applyChanges(fromB)
     try await b.applyChanges(fromA)

@@ -16,7 +16,8 @@
 //
 // So an operation whose author had not seen the restore, aimed at the copy or anything inside
 // it, does nothing, on every replica: what its author saw is what every replica shows once the
-// restore arrived. A restore is remembered by the copy's creation ticket with the ticket of
+// restore arrived. The elements such a skipped operation would have created are remembered:
+// the author's later operations on them (still without the restore) are skipped as well. A restore is remembered by the copy's creation ticket with the ticket of
 // the operation that placed it, until every replica has seen it (garbage collection with a
 // vector covering it): no operation made without it can arrive after that. Snapshots do not
 // carry them (the wire format has no field for them): a replica loaded from a snapshot taken
@@ -28,20 +29,47 @@ extension CRDTRoot {
     restoredCopies[copy.createdAt] = placedAt
   }
 
-  /// Whether `element` is a restored copy, or lies inside one, that an author who had seen what
-  /// `authorVector` holds had not seen placed.
-  package func isInsideUnseenRestore(_ element: CRDTElement, authorVector: VersionVector) -> Bool {
+  /// The ticket that placed the restored copy holding `element` (or being it) when an author
+  /// who had seen what `authorVector` holds had not seen it; nil otherwise.
+  package func unseenRestore(around element: CRDTElement, authorVector: VersionVector) -> TimeTicket? {
     var current: CRDTElement? = element
     var steps = 0
     while let element = current, steps <= registry.count {
-      guard let entry = registry[element.createdAt], entry.element === element else { return false }
-      if let placedAt = restoredCopies[element.createdAt], (authorVector[placedAt.actorID] ?? 0) < placedAt.lamport {
-        return true
+      guard let entry = registry[element.createdAt], entry.element === element else { return nil }
+      if let placedAt = restoredCopies[element.createdAt], !CRDTRoot.knows(authorVector, placedAt) {
+        return placedAt
       }
       current = entry.parent
       steps += 1
     }
-    return false
+    return nil
+  }
+
+  /// When the element created at `createdAt` is missing because the operation that would have
+  /// created it was skipped inside a restore its author had not seen, and this author had not
+  /// seen that restore either: the ticket that placed the restore.
+  package func restoreHiding(creationOf createdAt: TimeTicket, authorVector: VersionVector) -> TimeTicket? {
+    guard let placedAt = skippedCreations[createdAt], !CRDTRoot.knows(authorVector, placedAt) else { return nil }
+    return placedAt
+  }
+
+  /// Remembers the elements `operation` (skipped inside the restore placed at `hiddenBy`) would
+  /// have created, so that the author's later operations on them are skipped too.
+  package func noteSkipped(_ operation: Operation, hiddenBy placedAt: TimeTicket, journal: Journal) {
+    guard let value = operation.createdValue else { return }
+    let element = value.materialize(for: .replay)
+    func note(_ element: CRDTElement) {
+      guard element.kind.isRegistered else { return }
+      journal.append(.root(.skippedCreation(element.createdAt, skippedCreations[element.createdAt])))
+      skippedCreations[element.createdAt] = placedAt
+    }
+    note(element)
+    element.forEachDescendant(note)
+  }
+
+  /// Whether an author who had seen what `vector` holds had seen `ticket`.
+  @inline(__always) static func knows(_ vector: VersionVector, _ ticket: TimeTicket) -> Bool {
+    (vector[ticket.actorID] ?? 0) >= ticket.lamport
   }
 
   /// Whether `element` (a value an operation just registered) carries a container older than
@@ -64,9 +92,11 @@ extension CRDTRoot {
     return found
   }
 
-  /// Forgets the restores every replica has seen (part of garbage collection).
+  /// Forgets the restores every replica has seen (part of garbage collection), and what was
+  /// skipped inside them.
   func forgetSeenRestores(_ minSyncedVersionVector: VersionVector) {
     guard !restoredCopies.isEmpty else { return }
-    restoredCopies = restoredCopies.filter { (minSyncedVersionVector[$0.value.actorID] ?? 0) < $0.value.lamport }
+    restoredCopies = restoredCopies.filter { !CRDTRoot.knows(minSyncedVersionVector, $0.value) }
+    skippedCreations = skippedCreations.filter { !CRDTRoot.knows(minSyncedVersionVector, $0.value) }
   }
 }

@@ -16,6 +16,8 @@ extension CRDTRoot {
     case size(DocSize)
     /// Gives a restored copy's entry back what it was (see `CRDTRoot+RestoredCopies.swift`).
     case restoredCopy(TimeTicket, TimeTicket?)
+    /// Gives a skipped creation's entry back what it was (see `CRDTRoot+RestoredCopies.swift`).
+    case skippedCreation(TimeTicket, TimeTicket?)
   }
 
   /// Applies one undo record (rollback only).
@@ -35,6 +37,8 @@ extension CRDTRoot {
       self.size = size
     case .restoredCopy(let copy, let placedAt):
       restoredCopies[copy] = placedAt
+    case .skippedCreation(let createdAt, let placedAt):
+      skippedCreations[createdAt] = placedAt
     }
   }
 }

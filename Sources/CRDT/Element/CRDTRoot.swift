@@ -95,6 +95,9 @@ package final class CRDTRoot {
   /// ticket of the operation that placed each, until every replica has seen it
   /// (`CRDTRoot+RestoredCopies.swift`).
   var restoredCopies: [TimeTicket: TimeTicket] = [:]
+  /// Elements that operations skipped inside those copies would have created, with the ticket
+  /// that placed the copy.
+  var skippedCreations: [TimeTicket: TimeTicket] = [:]
   /// Whether any restore is remembered (read before every remote operation).
   @inline(__always) package var hasRestoredCopies: Bool { !restoredCopies.isEmpty }
 

@@ -22,11 +22,20 @@ extension Operation {
   package func execute(on root: CRDTRoot, journal: Journal, mode: ExecutionMode,
                        target: CRDTElement? = nil) throws(YorkieError) -> [OperationInfo] {
     guard let parent = target ?? root.element(parentCreatedAt) else {
+      // An element an earlier operation of the author would have created inside a restored
+      // copy the author had not seen (skipped below) is not there either.
+      if root.hasRestoredCopies, let authorVector = mode.authorVector,
+        let hiddenBy = root.restoreHiding(creationOf: parentCreatedAt, authorVector: authorVector) {
+        root.noteSkipped(self, hiddenBy: hiddenBy, journal: journal)
+        return []
+      }
       throw YorkieError(.elementNotFound, "no element created at \(parentCreatedAt) to apply \(kindName) to")
     }
     // Inside a copy that restored what the author edited, unseen by the author: nothing to do
     // (CRDTRoot+RestoredCopies.swift).
-    if root.hasRestoredCopies, let authorVector = mode.authorVector, root.isInsideUnseenRestore(parent, authorVector: authorVector) {
+    if root.hasRestoredCopies, let authorVector = mode.authorVector,
+      let hiddenBy = root.unseenRestore(around: parent, authorVector: authorVector) {
+      root.noteSkipped(self, hiddenBy: hiddenBy, journal: journal)
       return []
     }
     switch self {

@@ -74,6 +74,16 @@ package enum Operation: Sendable, Equatable {
     }
   }
 
+  /// The element the operation creates (Set, Add, ArraySet), nil for the other kinds.
+  package var createdValue: OperationValue? {
+    switch self {
+    case .set(_, _, let value, _), .add(_, _, let value, _), .arraySet(_, _, let value, _):
+      return value
+    case .move, .remove, .increase, .style, .restoreEdit, .dedupIncrease, .edit, .treeEdit, .treeStyle:
+      return nil
+    }
+  }
+
   /// The ticket issued for this operation.
   package var executedAt: TimeTicket {
     switch self {
