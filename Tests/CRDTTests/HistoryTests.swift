@@ -378,6 +378,34 @@ struct HistoryTests {
     #expect(await b.toSortedJSON() == typed)
   }
 
+  @Test("a peer's removal concurrent with the undo of a removal: the newer of the two wins, in both orders",
+        arguments: [0, 3])
+  func removalConcurrentWithRestore(peerUpdatesBefore: Int) async throws {
+    // A removes "k" and undoes it (a Set of the removed value under its own ticket); B, who saw
+    // neither, removes "k" too, after `peerUpdatesBefore` updates of its own that move its
+    // clock past A's undo or not. Yorkie removes the copy where B's removal comes after the
+    // undo and keeps it where it came before; here the newer ticket decides on both.
+    let (a, b) = await makeReplicas()
+    try await a.update { root, _ in root.setNewObject("k")["x"] = 1 }
+    try await b.applyChanges(await a.pendingChanges)
+    try await a.update { root, _ in root["m"] = 0 }
+    try await a.update { root, _ in root.remove("k") }
+    try await a.undo()
+    for index in 0..<peerUpdatesBefore { try await b.update { root, _ in root["n"] = .integer(Int32(index)) } }
+    try await b.update { root, _ in root.remove("k") }
+    let fromA = await a.pendingChanges, fromB = await b.pendingChanges
+    let undoLamport = try #require(fromA.last?.id.lamport)
+    let removalLamport = try #require(fromB.last?.id.lamport)
+    #expect((removalLamport > undoLamport) == (peerUpdatesBefore > 0))
+    try await a.applyChanges(fromB)
+    try await b.applyChanges(fromA)
+    let expected = peerUpdatesBefore > 0 ? #"{"m":0,"n":\#(peerUpdatesBefore - 1)}"# : #"{"k":{"x":1},"m":0}"#
+    #expect(await a.toSortedJSON() == expected)
+    #expect(await b.toSortedJSON() == expected)
+    #expect(await a.checkInvariants() == nil)
+    #expect(await b.checkInvariants() == nil)
+  }
+
   @Test("undo of a remove whose element a peer moved meanwhile puts it back once, and converges")
   func undoRemoveOfMovedElement() async throws {
     for seed in SeededRandom.seeds(4, base: 0x30E) {

@@ -17,7 +17,14 @@
 // So an operation whose author had not seen the restore, aimed at the copy or anything inside
 // it, does nothing, on every replica: what its author saw is what every replica shows once the
 // restore arrived. The elements such a skipped operation would have created are remembered:
-// the author's later operations on them (still without the restore) are skipped as well. A restore is remembered by the copy's creation ticket with the ticket of
+// the author's later operations on them (still without the restore) are skipped as well.
+//
+// A Remove of an object member concurrent with the Set restoring it names the same ticket as
+// the copy. Yorkie removes the copy when the Remove arrives after it and keeps it live when the
+// Remove arrived first (the restore replaces the tombstone). Here the newer ticket wins either
+// way: arriving after the copy, such a Remove applies only when newer than the restore
+// (`Operation+Remove.swift`); arriving before, a removal newer than the restore leaves the
+// copy removed (`Operation+Set.swift`). A restore is remembered by the copy's creation ticket with the ticket of
 // the operation that placed it, until every replica has seen it (garbage collection with a
 // vector covering it): no operation made without it can arrive after that. Snapshots do not
 // carry them (the wire format has no field for them): a replica loaded from a snapshot taken

@@ -9,6 +9,13 @@ extension Operation {
       // A member that garbage collection already purged was removed by someone else too:
       // nothing left to do (Yorkie ignores it the same way).
       guard let element = object.element(createdAt: createdAt) else { return [] }
+      // A copy restored under this ticket after a removal its author had not seen is removed
+      // only by a newer removal (CRDTRoot+RestoredCopies.swift): the order of arrival must not
+      // matter.
+      if root.hasRestoredCopies, let authorVector = mode.authorVector,
+        let placedAt = root.restoredCopies[createdAt], !CRDTRoot.knows(authorVector, placedAt), !executedAt.isAfter(placedAt) {
+        return []
+      }
       let key = object.key(of: createdAt)
       let oldRemovedAt = element.removedAt
       if object.remove(createdAt: createdAt, executedAt: executedAt) != nil || element.removedAt != oldRemovedAt {

@@ -16,6 +16,7 @@ extension Operation {
     // A fresh ticket (every local Set, almost every remote one) is newer than every member's:
     // no search then.
     var restores = false
+    var laterRemoval: TimeTicket? = nil
     if let last = object.members.last, !element.createdAt.isAfter(last.element.createdAt),
       let holder = object.element(createdAt: element.createdAt) {
       // The value names an identity this object already holds: an undo restoring it.
@@ -23,14 +24,24 @@ extension Operation {
         return []
       }
       restores = true
+      // A removal of the element newer than this restore (concurrent with it: the removal the
+      // undo reverses is older) removes the copy too, as it would have, arriving after it.
+      if let removedAt = holder.removedAt, removedAt.isAfter(executedAt) { laterRemoval = removedAt }
     }
     let result = try object.set(key, element, executedAt: executedAt)
+    if let laterRemoval, !element.isRemoved {
+      _ = element.remove(at: laterRemoval)
+    }
     root.register(element, parent: object, journal: journal)
     if restores || (!mode.adoptsValues && element.kind.holdsContent && CRDTRoot.carriesOlderIdentities(element)) {
       // A copy restoring elements (CRDTRoot+RestoredCopies.swift).
       root.noteRestoredCopy(element, placedAt: executedAt, journal: journal)
     }
     var tombstoned = CRDTObject.SetTombstone.none
+    if laterRemoval != nil && result.tombstone !== element {
+      root.registerRemoved(element, parent: object, journal: journal)
+      journal.append(.root(.unregisterRemoved(element.createdAt)))
+    }
     if let tombstone = result.tombstone {
       // Only a live occupant can be evicted, so its removedAt was nil before.
       tombstoned = tombstone === result.previous ? .previousWinner : .element
