@@ -28,7 +28,8 @@ extension Operation {
     var changes: [(from: Int, to: Int, value: String)] = []
     // 1. Remove again what the reversed edit inserted.
     if !removing.isEmpty {
-      let result = text.retombstone(removing, executedAt: executedAt, journal: journal, wantsIndexes: mode.describes)
+      let result = text.retombstone(removing, executedAt: executedAt, authorVector: mode.authorVector, journal: journal,
+                                    wantsIndexes: mode.describes)
       registerSplitGarbage(of: text, in: root, journal: journal)
       if !result.removed.isEmpty { root.noteTextGarbage(text) }
       for range in result.ranges { changes.append((range.from, range.to, "")) }

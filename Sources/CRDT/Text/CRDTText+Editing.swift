@@ -172,7 +172,7 @@ extension CRDTText {
 
   /// ``canDelete(_:editedAt:versionVector:)`` with the editor's version vector read through a
   /// cache (a remote deletion walks every tombstone in its range, mostly of one actor).
-  @inline(__always) private func canDelete(_ handle: Int32, editedAt: TimeTicket, knowledge: inout Knowledge) -> Bool {
+  @inline(__always) func canDelete(_ handle: Int32, editedAt: TimeTicket, knowledge: inout Knowledge) -> Bool {
     let node = arena[Int(handle)]
     guard knowledge.lamport(of: node.createdAt.actor, in: self) >= node.createdAt.lamport else { return false }
     guard node.isRemoved else { return true }

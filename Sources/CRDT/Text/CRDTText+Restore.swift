@@ -23,25 +23,51 @@ extension CRDTText {
 
   /// Removes again the live characters that `spans` name by identity (Yorkie's `retombstone`,
   /// the redo of an identity-preserving undo): pieces are split at the span boundaries and the
-  /// parts inside are marked removed at `executedAt`. Removed or purged characters are skipped.
+  /// parts inside are marked removed at `executedAt`. Purged characters are skipped; removed
+  /// and revived ones follow the rules of a deletion by an author who had seen what
+  /// `authorVector` holds (nil: everything), as in CRDTText+Revival.swift: a tombstone whose
+  /// removal the author had not seen takes the newer ticket, a revived piece whose revival the
+  /// author had not seen is left alone or outlives the removal.
   ///
   /// - Returns: the pieces removed (for garbage collection) and, when `wantsIndexes`, the visible
   ///   range each occupied just before its removal.
-  package func retombstone(_ spans: [RestoreSpan], executedAt: TimeTicket, journal: Journal,
+  package func retombstone(_ spans: [RestoreSpan], executedAt: TimeTicket, authorVector: VersionVector?, journal: Journal,
                            wantsIndexes: Bool) -> (removed: [Int32], ranges: [(from: Int, to: Int)]) {
     splitGarbage.removeAll(keepingCapacity: true)
     var removed: [Int32] = []
     var ranges: [(from: Int, to: Int)] = []
+    var knowledge = authorVector.map(Knowledge.init)
     for span in spans {
-      for piece in piecesOverlapping(span.createdAt, span.start, span.end) where !arena[Int(piece)].isRemoved {
-        let pieceStart = arena[Int(piece)].offset
-        let pieceEnd = pieceStart + arena[Int(piece)].length
-        let target = isolate(piece, from: Swift.max(pieceStart, span.start), to: Swift.min(pieceEnd, span.end), journal: journal)
-        // A revival newer than this removal keeps the piece live (CRDTText+Revival.swift).
-        if let record = revivals[target], isAfter(record.revivedAt, executedAt) {
-          outlive(target, deletedAt: executedAt, journal: journal)
+      for piece in piecesOverlapping(span.createdAt, span.start, span.end) {
+        if arena[Int(piece)].isRemoved {
+          // Concurrent removals converge on the newest ticket, as a range deletion's do.
+          guard knowledge != nil, let removedAt = removedAt(piece), canDelete(piece, editedAt: executedAt, knowledge: &knowledge!) else {
+            continue
+          }
+          let pieceStart = arena[Int(piece)].offset
+          let target = isolate(piece, from: Swift.max(pieceStart, span.start),
+                               to: Swift.min(pieceStart + arena[Int(piece)].length, span.end), journal: journal)
+          journal.append(self, .removal(target, removedAt))
+          setRemovedAt(target, executedAt)
           continue
         }
+        let pieceStart = arena[Int(piece)].offset
+        let pieceEnd = pieceStart + arena[Int(piece)].length
+        if knowledge != nil, !revivals.isEmpty, revivals[piece] != nil {
+          // A revived piece: decided on the whole piece, before splitting it (the parts would
+          // share its record and the outcome).
+          switch deletionOutcome(ofLive: piece, editedAt: executedAt, knowledge: &knowledge!) {
+          case .skip: continue
+          case .outlive:
+            outlive(piece, deletedAt: executedAt, journal: journal)
+            continue
+          case .remove: break
+          }
+        } else if knowledge == nil, let record = revivals[piece], isAfter(record.revivedAt, executedAt) {
+          outlive(piece, deletedAt: executedAt, journal: journal)
+          continue
+        }
+        let target = isolate(piece, from: Swift.max(pieceStart, span.start), to: Swift.min(pieceEnd, span.end), journal: journal)
         if wantsIndexes {
           let from = index.offset(of: target)
           ranges.append((from, from + Int(arena[Int(target)].length)))

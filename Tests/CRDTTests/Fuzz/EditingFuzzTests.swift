@@ -75,7 +75,8 @@ import Testing
 // `CRDT_FUZZ_TRAIL=N` keeps N, and `CRDT_FUZZ_TRAIL_FILE=path` writes problems and calls to a
 // file, whole: a long message is cut short in the test output). In the three-replica fuzzer,
 // `CRDT_FUZZ_DEBUG=1` prints the operations of a delivery that failed and the pieces of the
-// texts they name.
+// texts they name (after a divergence: every author's latest changes), and
+// `CRDT_FUZZ_GC=together|never` changes when replicas collect garbage.
 // FuzzRegressionTests.swift keeps minimal reproductions of what the fuzzers found.
 
 /// Records the session's problems as one issue naming the seed and step; true when there were any.
