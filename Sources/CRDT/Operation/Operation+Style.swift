@@ -10,8 +10,18 @@ extension Operation {
                                 editedAt: executedAt, versionVector: mode.authorVector, journal: journal)
     root.charge(text.sizeTally - tally, in: text, journal: journal)
     registerSplitGarbage(of: text, in: root, journal: journal)
+    registerStyleGarbage(result, of: text, removedAt: executedAt, in: root, journal: journal)
+    guard mode.describes, let path = root.path(of: text.createdAt) else { return [] }
+    return [OperationInfo(type: .style, path: path, from: result.fromIndex, to: result.toIndex,
+                          attributes: OperationInfo.decode(attributes), attributesToRemove: attributesToRemove)]
+  }
+
+  /// Registers the attribute tombstones a restyle made as garbage, and drops those it replaced.
+  static func registerStyleGarbage(_ result: CRDTText.StyleResult, of text: CRDTText, removedAt: TimeTicket,
+                                   in root: CRDTRoot, journal: Journal) {
     for (handle, name) in result.tombstones {
-      register(CRDTRoot.GCPair(parent: text, child: .textAttribute(text.id(of: handle), name), removedAt: executedAt, handle: handle), in: root, journal: journal)
+      register(CRDTRoot.GCPair(parent: text, child: .textAttribute(text.id(of: handle), name), removedAt: removedAt, handle: handle),
+               in: root, journal: journal)
     }
     for (id, name, _) in result.revived {
       let key = CRDTRoot.GCPairKey(parent: text.createdAt, child: .textAttribute(id, name))
@@ -20,8 +30,5 @@ extension Operation {
         root.unregisterGCPair(key)
       }
     }
-    guard mode.describes, let path = root.path(of: text.createdAt) else { return [] }
-    return [OperationInfo(type: .style, path: path, from: result.fromIndex, to: result.toIndex,
-                          attributes: OperationInfo.decode(attributes), attributesToRemove: attributesToRemove)]
   }
 }

@@ -229,23 +229,31 @@ extension CRDTText {
       let node = arena[Int(handle)]
       let known = versionVector.map { ($0[actors[Int(node.createdAt.actor)]] ?? 0) >= node.createdAt.lamport } ?? true
       if known {
-        var set = node.attributes >= 0 ? attributeSets[Int(node.attributes)] : TextAttributes()
-        let before = set
-        for (key, value) in sortedAttributes {
-          let outcome = set.set(key, value, executedAt: editedAt)
-          if let old = outcome.replacedTombstone { result.revived.append((id(ofPiece: node), key, old.updatedAt)) }
-        }
-        for key in attributesToRemove where set.remove(key, executedAt: editedAt) {
-          result.tombstones.append((handle, key))
-        }
-        if set != before {
-          journal.append(self, .attributes(handle, node.attributes >= 0 ? before : nil))
-          setAttributes(handle, set)
-        }
+        restyle(handle, setting: sortedAttributes, removing: attributesToRemove, editedAt: editedAt, journal: journal, into: &result)
       }
       handle = arena[Int(handle)].next
     }
     return result
+  }
+
+  /// Sets `attributes` (sorted by key) and removes `keysToRemove` on piece `handle` at
+  /// `editedAt`, each key last writer wins; notes the attribute tombstones made and replaced.
+  func restyle(_ handle: Int32, setting attributes: [(key: String, value: String)], removing keysToRemove: [String],
+               editedAt: TimeTicket, journal: Journal, into result: inout StyleResult) {
+    let node = arena[Int(handle)]
+    var set = node.attributes >= 0 ? attributeSets[Int(node.attributes)] : TextAttributes()
+    let before = set
+    for (key, value) in attributes {
+      let outcome = set.set(key, value, executedAt: editedAt)
+      if let old = outcome.replacedTombstone { result.revived.append((id(ofPiece: node), key, old.updatedAt)) }
+    }
+    for key in keysToRemove where set.remove(key, executedAt: editedAt) {
+      result.tombstones.append((handle, key))
+    }
+    if set != before {
+      journal.append(self, .attributes(handle, node.attributes >= 0 ? before : nil))
+      setAttributes(handle, set)
+    }
   }
 
   /// The attributes of a piece.

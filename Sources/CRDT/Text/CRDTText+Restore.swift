@@ -91,14 +91,18 @@ extension CRDTText {
   /// Recreated pieces join their insertion's chain at their offset, so later positions resolve
   /// through them (as the JS SDK relinks them since yorkie-js-sdk#1327).
   ///
-  /// Spans must have passed ``validate(restoring:removing:)``.
+  /// A removed piece also takes back the attributes the span carries (those it had when
+  /// removed), key by key at `executedAt`, last writer wins: a style that reached the tombstone
+  /// since (the deleting update's own, or the undo's reverse style, whose range crosses it)
+  /// is undone, and a concurrent newer one on any replica still wins, whatever the order.
   ///
-  /// - Returns: the pieces made live again, and the pieces recreated.
+  /// Spans must have passed ``validate(restoring:removing:)``.
   package func restore(_ spans: [RestoreSpan], executedAt: TimeTicket, fallback: TextPosition?,
-                       journal: Journal) -> (revived: [Int32], recreated: [Int32]) {
+                       journal: Journal) -> RestoreResult {
     splitGarbage.removeAll(keepingCapacity: true)
     var revived: [Int32] = []
     var recreated: [Int32] = []
+    var attributes = StyleResult(fromIndex: 0, toIndex: 0, tombstones: [], revived: [])
     var chainAnchor: Int32 = -1
     for span in spans {
       let pieces = piecesOverlapping(span.createdAt, span.start, span.end)
@@ -115,6 +119,9 @@ extension CRDTText {
             // Live only when the revival is newer than the piece's latest removal: a peer's
             // concurrent deletion may have removed it again (CRDTText+Revival.swift).
             let target = isolate(piece, from: cursor, to: overlapEnd, journal: journal)
+            let spanAttributes = span.attributes.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
+            let extra = (self.attributes(of: target)?.entries ?? []).filter { !$0.isRemoved && span.attributes[$0.key] == nil }.map(\.key)
+            restyle(target, setting: spanAttributes, removing: extra, editedAt: executedAt, journal: journal, into: &attributes)
             if revive(target, at: executedAt, journal: journal) { revived.append(target) }
             chainAnchor = target
           } else {
@@ -136,7 +143,17 @@ extension CRDTText {
         }
       }
     }
-    return (revived, recreated)
+    return RestoreResult(revived: revived, recreated: recreated, attributes: attributes)
+  }
+
+  /// What a restore did.
+  package struct RestoreResult {
+    /// The pieces made live again.
+    package var revived: [Int32]
+    /// The pieces recreated (garbage collection had purged them).
+    package var recreated: [Int32]
+    /// The attribute tombstones its restyling of removed pieces made and replaced.
+    package var attributes: StyleResult
   }
 
   /// The pieces of insertion `createdAt`, live or removed, that overlap offsets `start..<end`,
