@@ -48,20 +48,22 @@ extension Document {
       current = child
     }
     guard case .text(let text) = current.kind else { return "not a text" }
-    return Document.dump(text)
+    return Document.dump(text, withSteps: false)
   }
 
-  /// A dump of the pieces of the text created at `createdAt` (debugging aid for tests).
+  /// A dump of the pieces of the text created at `createdAt`, with their liveness steps
+  /// (debugging aid for tests).
   package func debugPieces(createdAt: TimeTicket) -> String {
     guard let element = root.element(createdAt), case .text(let text) = element.kind else { return "no text \(createdAt)" }
-    return Document.dump(text)
+    return Document.dump(text, withSteps: true)
   }
 
-  private static func dump(_ text: CRDTText) -> String {
+  private static func dump(_ text: CRDTText, withSteps: Bool) -> String {
     text.pieces.map { handle in
       let node = text.nodes[Int(handle)]
       let attrs = text.attributes(of: handle)?.entries.map { "\($0.key)=\($0.value)@\($0.updatedAt)\($0.isRemoved ? "x" : "")" }.joined(separator: ",") ?? ""
-      return "[\(node.id) \(text.content(of: handle).debugDescription) r\(node.removedAt.map { "\($0)" } ?? "") {\(attrs)}]"
+      let revival = withSteps ? text.describeLivenessSteps(of: handle) : ""
+      return "[\(node.id) \(text.content(of: handle).debugDescription) r\(node.removedAt.map { "\($0)" } ?? "") {\(attrs)}\(revival)]"
     }.joined(separator: "\n")
   }
 

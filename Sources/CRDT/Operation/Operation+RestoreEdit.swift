@@ -41,7 +41,7 @@ extension Operation {
       // Revived pieces are garbage no more: they are live again in the text, which is where
       // removed pieces are counted.
       registerSplitGarbage(of: text, in: root, journal: journal)
-      registerStyleGarbage(result.attributes, of: text, removedAt: executedAt, in: root, journal: journal)
+      registerStyleGarbage(result.attributes, of: text, in: root, journal: journal)
       if mode.describes {
         var insertions = (result.revived + result.recreated).map { handle in
           let index = text.visibleIndex(of: handle)

@@ -10,18 +10,17 @@ extension Operation {
                                 editedAt: executedAt, versionVector: mode.authorVector, journal: journal)
     root.charge(text.sizeTally - tally, in: text, journal: journal)
     registerSplitGarbage(of: text, in: root, journal: journal)
-    registerStyleGarbage(result, of: text, removedAt: executedAt, in: root, journal: journal)
+    registerStyleGarbage(result, of: text, in: root, journal: journal)
     guard mode.describes, let path = root.path(of: text.createdAt) else { return [] }
     return [OperationInfo(type: .style, path: path, from: result.fromIndex, to: result.toIndex,
                           attributes: OperationInfo.decode(attributes), attributesToRemove: attributesToRemove)]
   }
 
   /// Registers the attribute tombstones a restyle made as garbage, and drops those it replaced.
-  static func registerStyleGarbage(_ result: CRDTText.StyleResult, of text: CRDTText, removedAt: TimeTicket,
-                                   in root: CRDTRoot, journal: Journal) {
-    for (handle, name) in result.tombstones {
-      register(CRDTRoot.GCPair(parent: text, child: .textAttribute(text.id(of: handle), name), removedAt: removedAt, handle: handle),
-               in: root, journal: journal)
+  static func registerStyleGarbage(_ result: CRDTText.StyleResult, of text: CRDTText, in root: CRDTRoot, journal: Journal) {
+    for tombstone in result.tombstones {
+      let child = CRDTRoot.GCChild.textAttribute(text.id(of: tombstone.piece), tombstone.key)
+      register(CRDTRoot.GCPair(parent: text, child: child, removedAt: tombstone.removedAt, handle: tombstone.piece), in: root, journal: journal)
     }
     for (id, name, _) in result.revived {
       let key = CRDTRoot.GCPairKey(parent: text.createdAt, child: .textAttribute(id, name))

@@ -99,6 +99,12 @@ extension CRDTText {
         }
         candidate = arena[Int(handle)].next
         remaining -= Int(arena[Int(handle)].length)
+        if !livenessSteps.isEmpty && livenessSteps[handle] != nil {
+          // A revived piece keeps its steps (CRDTText+Liveness.swift).
+          _ = applyEffectiveRemoval(handle, at: editedAt, journal: journal)
+          removedCount += 1
+          continue
+        }
         journal.append(self, .removal(handle, nil))
         let sizeBefore = pieceSize(arena[Int(handle)])
         arena[Int(handle)].removal = storeRemoval(packedEditedAt)
@@ -111,24 +117,9 @@ extension CRDTText {
       var knowledge = Knowledge(versionVector)
       while handle >= 0 && handle != toRight {
         let next = arena[Int(handle)].next
-        if canDelete(handle, editedAt: editedAt, knowledge: &knowledge) {
-          if !revivals.isEmpty && !arena[Int(handle)].isRemoved {
-            // A revived piece may outlive the deletion (CRDTText+Revival.swift).
-            switch deletionOutcome(ofLive: handle, editedAt: editedAt, knowledge: &knowledge) {
-            case .skip:
-              handle = next
-              continue
-            case .outlive:
-              outlive(handle, deletedAt: editedAt, journal: journal)
-              handle = next
-              continue
-            case .remove:
-              break
-            }
-          }
-          journal.append(self, .removal(handle, removedAt(handle)))
-          setRemovedAt(handle, editedAt)
-          index.setWeight(handle, 0)
+        // The deletion removes what its author saw live (CRDTText+Liveness.swift).
+        if knowledge.knows(arena[Int(handle)].createdAt, in: self) && sawLive(handle, knowledge: &knowledge) {
+          _ = applyEffectiveRemoval(handle, at: editedAt, journal: journal)
           removedCount += 1
         }
         handle = next
@@ -161,25 +152,6 @@ extension CRDTText {
     return EditResult(fromIndex: fromIndex, toIndex: toIndex, removedCount: removedCount, inserted: inserted)
   }
 
-  /// Yorkie's rule: a piece is deleted when the editor had seen it inserted, and it is live, or
-  /// it is a tombstone whose removal the editor had not seen and this deletion is newer
-  /// (concurrent deletions converge on the latest ticket).
-  func canDelete(_ handle: Int32, editedAt: TimeTicket, versionVector: VersionVector?) -> Bool {
-    guard let versionVector else { return !arena[Int(handle)].isRemoved }
-    var knowledge = Knowledge(versionVector)
-    return canDelete(handle, editedAt: editedAt, knowledge: &knowledge)
-  }
-
-  /// ``canDelete(_:editedAt:versionVector:)`` with the editor's version vector read through a
-  /// cache (a remote deletion walks every tombstone in its range, mostly of one actor).
-  @inline(__always) func canDelete(_ handle: Int32, editedAt: TimeTicket, knowledge: inout Knowledge) -> Bool {
-    let node = arena[Int(handle)]
-    guard knowledge.lamport(of: node.createdAt.actor, in: self) >= node.createdAt.lamport else { return false }
-    guard node.isRemoved else { return true }
-    let removedAt = removals[Int(node.removal)]
-    let tombstoneKnown = knowledge.lamport(of: removedAt.actor, in: self) >= removedAt.lamport
-    return !tombstoneKnown && editedAt.isAfter(unpack(removedAt))
-  }
 
   /// An editor's version vector with the last actor looked up cached, by interned actor.
   struct Knowledge {
@@ -204,12 +176,19 @@ extension CRDTText {
     }
   }
 
+  /// An attribute tombstone a style wrote: garbage from `removedAt` on.
+  package struct AttributeTombstone {
+    package var piece: Int32
+    package var key: String
+    package var removedAt: TimeTicket
+  }
+
   /// What a style change did.
   package struct StyleResult {
     package var fromIndex: Int
     package var toIndex: Int
-    /// Attribute tombstones created (piece, key, removedAt).
-    package var tombstones: [(Int32, String)]
+    /// Attribute tombstones created or stamped anew.
+    package var tombstones: [AttributeTombstone]
     /// Attribute tombstones that a newer value replaced (no longer garbage).
     package var revived: [(TextNodeID, String, TimeTicket)]
   }
@@ -229,7 +208,14 @@ extension CRDTText {
       let node = arena[Int(handle)]
       let known = versionVector.map { ($0[actors[Int(node.createdAt.actor)]] ?? 0) >= node.createdAt.lamport } ?? true
       if known {
-        restyle(handle, setting: sortedAttributes, removing: attributesToRemove, editedAt: editedAt, journal: journal, into: &result)
+        if !livenessSteps.isEmpty, let revival = latestRevival(of: handle), isAfter(revival, editedAt) {
+          // A revival newer than this style reset the piece's attributes: what the style
+          // writes is what the revival cleared (CRDTText+Liveness.swift).
+          let keys = sortedAttributes.map(\.key) + attributesToRemove
+          restyle(handle, setting: [], removing: keys, editedAt: unpack(revival), journal: journal, into: &result)
+        } else {
+          restyle(handle, setting: sortedAttributes, removing: attributesToRemove, editedAt: editedAt, journal: journal, into: &result)
+        }
       }
       handle = arena[Int(handle)].next
     }
@@ -248,7 +234,7 @@ extension CRDTText {
       if let old = outcome.replacedTombstone { result.revived.append((id(ofPiece: node), key, old.updatedAt)) }
     }
     for key in keysToRemove where set.remove(key, executedAt: editedAt) {
-      result.tombstones.append((handle, key))
+      result.tombstones.append(AttributeTombstone(piece: handle, key: key, removedAt: editedAt))
     }
     if set != before {
       journal.append(self, .attributes(handle, node.attributes >= 0 ? before : nil))

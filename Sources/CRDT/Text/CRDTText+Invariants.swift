@@ -30,7 +30,7 @@ extension CRDTText {
       if !slots.insert(arena[Int(handle)].removal).inserted { return "removal slot \(arena[Int(handle)].removal) is shared or free" }
     }
     if slots.count != removals.count { return "removal slots leak: \(slots.count) used or free of \(removals.count)" }
-    if !revivals.isEmpty, let problem = checkRevivalInvariants(linked: Set(order)) { return problem }
+    if !livenessSteps.isEmpty, let problem = checkLivenessInvariants(linked: Set(order)) { return problem }
     return nil
   }
 }

@@ -21,13 +21,11 @@ extension CRDTText {
     }
   }
 
-  /// Removes again the live characters that `spans` name by identity (Yorkie's `retombstone`,
-  /// the redo of an identity-preserving undo): pieces are split at the span boundaries and the
-  /// parts inside are marked removed at `executedAt`. Purged characters are skipped; removed
-  /// and revived ones follow the rules of a deletion by an author who had seen what
-  /// `authorVector` holds (nil: everything), as in CRDTText+Revival.swift: a tombstone whose
-  /// removal the author had not seen takes the newer ticket, a revived piece whose revival the
-  /// author had not seen is left alone or outlives the removal.
+  /// Removes again the characters that `spans` name by identity (Yorkie's `retombstone`, the
+  /// redo of an identity-preserving undo): pieces are split at the span boundaries and the parts
+  /// inside take a removal at `executedAt` when their author saw them live, as a deletion's do
+  /// (CRDTText+Liveness.swift; `authorVector` nil: this replica's own, which saw everything).
+  /// Purged characters are skipped.
   ///
   /// - Returns: the pieces removed (for garbage collection) and, when `wantsIndexes`, the visible
   ///   range each occupied just before its removal.
@@ -39,43 +37,23 @@ extension CRDTText {
     var knowledge = authorVector.map(Knowledge.init)
     for span in spans {
       for piece in piecesOverlapping(span.createdAt, span.start, span.end) {
-        if arena[Int(piece)].isRemoved {
-          // Concurrent removals converge on the newest ticket, as a range deletion's do.
-          guard knowledge != nil, let removedAt = removedAt(piece), canDelete(piece, editedAt: executedAt, knowledge: &knowledge!) else {
-            continue
-          }
-          let pieceStart = arena[Int(piece)].offset
-          let target = isolate(piece, from: Swift.max(pieceStart, span.start),
-                               to: Swift.min(pieceStart + arena[Int(piece)].length, span.end), journal: journal)
-          journal.append(self, .removal(target, removedAt))
-          setRemovedAt(target, executedAt)
-          continue
+        // Decided on the whole piece before splitting it: its parts share its steps.
+        if var known = knowledge {
+          let live = sawLive(piece, knowledge: &known)
+          knowledge = known
+          guard live else { continue }
+        } else if arena[Int(piece)].isRemoved {
+          continue  // this replica's own redo: only what it shows
         }
         let pieceStart = arena[Int(piece)].offset
         let pieceEnd = pieceStart + arena[Int(piece)].length
-        if knowledge != nil, !revivals.isEmpty, revivals[piece] != nil {
-          // A revived piece: decided on the whole piece, before splitting it (the parts would
-          // share its record and the outcome).
-          switch deletionOutcome(ofLive: piece, editedAt: executedAt, knowledge: &knowledge!) {
-          case .skip: continue
-          case .outlive:
-            outlive(piece, deletedAt: executedAt, journal: journal)
-            continue
-          case .remove: break
-          }
-        } else if knowledge == nil, let record = revivals[piece], isAfter(record.revivedAt, executedAt) {
-          outlive(piece, deletedAt: executedAt, journal: journal)
-          continue
-        }
+        let wasRemoved = arena[Int(piece)].isRemoved
         let target = isolate(piece, from: Swift.max(pieceStart, span.start), to: Swift.min(pieceEnd, span.end), journal: journal)
-        if wantsIndexes {
-          let from = index.offset(of: target)
-          ranges.append((from, from + Int(arena[Int(target)].length)))
+        let from = wantsIndexes && !wasRemoved ? index.offset(of: target) : 0
+        if applyEffectiveRemoval(target, at: executedAt, journal: journal) {
+          if wantsIndexes { ranges.append((from, from + Int(arena[Int(target)].length))) }
+          removed.append(target)
         }
-        journal.append(self, .removal(target, nil))
-        setRemovedAt(target, executedAt)
-        index.setWeight(target, 0)
-        removed.append(target)
       }
     }
     return (removed, ranges)
@@ -119,13 +97,20 @@ extension CRDTText {
             // Live only when the revival is newer than the piece's latest removal: a peer's
             // concurrent deletion may have removed it again (CRDTText+Revival.swift).
             let target = isolate(piece, from: cursor, to: overlapEnd, journal: journal)
-            let spanAttributes = span.attributes.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
-            let extra = (self.attributes(of: target)?.entries ?? []).filter { !$0.isRemoved && span.attributes[$0.key] == nil }.map(\.key)
-            restyle(target, setting: spanAttributes, removing: extra, editedAt: executedAt, journal: journal, into: &attributes)
+            resetAttributes(target, to: span, at: executedAt, journal: journal, into: &attributes)
             if revive(target, at: executedAt, journal: journal) { revived.append(target) }
             chainAnchor = target
+          } else if !livenessSteps.isEmpty && livenessSteps[piece] != nil {
+            // Live through a concurrent revival: this one is a step too, on exactly the span's
+            // characters (where that revival comes after this one, it found them removed).
+            let target = isolate(piece, from: cursor, to: overlapEnd, journal: journal)
+            resetAttributes(target, to: span, at: executedAt, journal: journal, into: &attributes)
+            _ = revive(target, at: executedAt, journal: journal)
+            chainAnchor = target
           } else {
-            _ = revive(piece, at: executedAt, journal: journal)
+            // Live and never removed here (the removal this undoes is always effective, so
+            // only a snapshot that dropped the steps gets here): left alone, unsplit, as Yorkie
+            // leaves it.
             chainAnchor = piece
           }
           cursor = overlapEnd
@@ -144,6 +129,16 @@ extension CRDTText {
       }
     }
     return RestoreResult(revived: revived, recreated: recreated, attributes: attributes)
+  }
+
+  /// A revival's reset of piece `handle`'s attributes: `span`'s set, every other key removed,
+  /// all at `revivedAt`, each key last writer wins (an older style arriving later is cleared as
+  /// well: see ``style(from:to:attributes:attributesToRemove:editedAt:versionVector:journal:)``).
+  private func resetAttributes(_ handle: Int32, to span: RestoreSpan, at revivedAt: TimeTicket, journal: Journal,
+                               into result: inout StyleResult) {
+    let setting = span.attributes.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
+    let others = (attributes(of: handle)?.entries ?? []).filter { span.attributes[$0.key] == nil }.map(\.key)
+    restyle(handle, setting: setting, removing: others, editedAt: revivedAt, journal: journal, into: &result)
   }
 
   /// What a restore did.

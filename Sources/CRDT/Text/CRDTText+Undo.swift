@@ -15,8 +15,8 @@ extension CRDTText {
     /// Undoes the recreation of a purged piece by a restore: unlinks it from the text and from
     /// its insertion's chain.
     case recreated(Int32)
-    /// Gives a piece back the revival record it had (CRDTText+Revival.swift).
-    case revival(Int32, Revival?)
+    /// Gives a piece back the liveness steps it had (CRDTText+Liveness.swift).
+    case liveness(Int32, [LivenessStep]?)
   }
 
   /// Applies one undo record (rollback only).
@@ -36,8 +36,8 @@ extension CRDTText {
       restoreAttributes(handle, attributes)
     case .recreated(let handle):
       purge(handle)
-    case .revival(let handle, let record):
-      restoreRevival(handle, record)
+    case .liveness(let handle, let steps):
+      restoreLivenessSteps(handle, steps)
     }
   }
 

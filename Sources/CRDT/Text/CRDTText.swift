@@ -27,7 +27,7 @@
 ///    its left part in the buffer, which rollback relies on; decoded pieces need not.)
 /// 4. Attribute sets are referenced by at most one piece.
 /// 5. Every removed piece holds its own slot in `removals`; every other slot is free.
-/// 6. Revival records obey R1–R3 of CRDTText+Revival.swift.
+/// 6. Liveness steps obey L1–L2 of CRDTText+Liveness.swift.
 package final class CRDTText: CRDTElement {
   /// A piece as the arena stores it: 48 bytes (it was 88 with full tickets inline). Tickets
   /// are ``PackedTicket``s (the actor is an index into ``actors``), and a removed piece's
@@ -100,8 +100,8 @@ package final class CRDTText: CRDTElement {
   /// `freeRemovals`.
   @exclusivity(unchecked) var removals = PagedArray<PackedTicket>()
   @exclusivity(unchecked) var freeRemovals: [Int32] = []
-  /// The revival records of revived pieces, by handle (CRDTText+Revival.swift).
-  var revivals: [Int32: Revival] = [:]
+  /// The liveness steps of pieces revived or removed twice, by handle (CRDTText+Liveness.swift).
+  var livenessSteps: [Int32: [LivenessStep]] = [:]
   /// The actors of the text's tickets; a ``PackedTicket`` names one by its index here.
   @exclusivity(unchecked) package private(set) var actors: [ActorID] = [.initial]
   @exclusivity(unchecked) private var actorIndexes: [ActorID: UInt32] = [.initial: 0]
@@ -448,7 +448,7 @@ package final class CRDTText: CRDTElement {
     var right = Piece(createdAt: node.createdAt, offset: node.offset + Int32(offset), start: node.start + Int32(offset),
                       length: node.length - Int32(offset), insPrev: handle, insNext: node.insNext, attributes: attributeSet)
     if node.isRemoved { right.removal = storeRemoval(removals[Int(node.removal)]) }
-    let revival = revivals.isEmpty ? nil : revivals[handle]
+    let steps = livenessSteps.isEmpty ? nil : livenessSteps[handle]
     arena[Int(handle)].length = Int32(offset)
     // The content moves to the new piece, which `link` charges whole.
     let moved = DataSize(data: Int(right.length) &* 2)
@@ -456,7 +456,7 @@ package final class CRDTText: CRDTElement {
     if !node.isRemoved { index.setWeight(handle, offset) }
     let rightHandle = link(right, after: handle)
     // Both parts keep the record; rolling the split back unlinks the right part, and its copy.
-    if let revival { revivals[rightHandle] = revival }
+    if let steps { livenessSteps[rightHandle] = steps }
     if node.insNext >= 0 { arena[Int(node.insNext)].insPrev = rightHandle }
     arena[Int(handle)].insNext = rightHandle
     journal.append(self, .split(left: handle, right: rightHandle))
@@ -516,7 +516,7 @@ package final class CRDTText: CRDTElement {
     let previous = index.removeReturningPrevious(handle) ?? CRDTText.head
     arena[Int(previous)].next = node.next
     if node.isRemoved { freeRemovals.append(node.removal) }
-    if !revivals.isEmpty { revivals[handle] = nil }
+    if !livenessSteps.isEmpty { livenessSteps[handle] = nil }
     arena[Int(handle)] = Piece(createdAt: PackedTicket(lamport: 0, delimiter: 0, actor: 0), offset: -1, start: 0, length: 0)
     freeHandles.append(handle)
   }

@@ -147,16 +147,25 @@ struct ReplicaFuzzTests {
   /// the latest changes of each author and the pieces of `$.t` on each replica.
   static let debugs = ProcessInfo.processInfo.environment["CRDT_FUZZ_DEBUG"] != nil
 
-  /// The latest changes of every author, operation by operation, and the pieces of `$.t`.
+  /// The latest changes of every author, operation by operation, and the pieces of the texts
+  /// they edit or style, on each replica.
   private func printLatestChanges(_ run: Run) async {
+    var texts: [TimeTicket] = []
     for (author, log) in run.tracker.log.enumerated() {
       for change in log.suffix(8) {
         for op in change.operations {
           print("DEBUG r\(author):\(change.id.clientSeq) L\(change.id.lamport) \(change.id.versionVector): \(op)")
+          switch op {
+          case .edit, .style, .restoreEdit:
+            if !texts.contains(op.parentCreatedAt) { texts.append(op.parentCreatedAt) }
+          default: break
+          }
         }
       }
     }
-    for r in 0..<3 { print("DEBUG r\(r) $.t:\n\(await run.docs[r].debugPieces("$.t"))") }
+    for text in texts {
+      for r in 0..<3 { print("DEBUG r\(r) text \(text):\n\(await run.docs[r].debugPieces(createdAt: text))") }
+    }
   }
 
   static let steps = 300
@@ -629,6 +638,7 @@ struct ReplicaFuzzTests {
       for r2 in (r1 + 1)..<3 where tracker.applied[r1] == tracker.applied[r2] {
         if jsons[r1] != jsons[r2] {
           session.problem("r\(r1) and r\(r2) applied the same changes \(tracker.applied[r1]) but show \(jsons[r1]) and \(jsons[r2])")
+          if ReplicaFuzzTests.debugs { await printLatestChanges(run) }
         }
         if presences[r1] != presences[r2] {
           session.problem("r\(r1) and r\(r2) applied the same changes but hold the presences \(presences[r1]) and \(presences[r2])")
