@@ -674,6 +674,57 @@ struct TextRestoreTests {
     #expect(await r2.text == "0123456789")
   }
 
+  @Test("a deletion that had seen one of two concurrent removals of a revived piece leaves it, in every order")
+  func deletionAfterOneOfTwoRemovals() async throws {
+    // B removes "45" of "0123456789" (lamport 4); C, who had not seen that, removes "45" too
+    // (5) and undoes it (6); A, who had seen B's removal only, deletes "3456" (7). For A, "45"
+    // was already removed: its deletion leaves them, and C's revival, the latest step, keeps
+    // them live. Keeping only the latest removal a revival outlived (C's, which A had not
+    // seen) made A's deletion remove them where it arrived after the revival.
+    let seed = ticket(2)
+    let authorC = actor(3)
+    let b = try await seeded(seed)
+    let r45 = try await b.range(4, 6), r3456 = try await b.range(3, 7)
+    let span = RestoreSpan(createdAt: seed, start: 4, end: 6, content: "45")
+    typealias Step = (author: ActorID, lamport: Int64, vector: VersionVector, ops: [CRDT.Operation])
+    let bRemoval: Step = (authorB, 4, VersionVector([authorA: 2, authorB: 4]), [edit(r45, "", at: ticket(4, 1, authorB))])
+    let cRemoval: Step = (authorC, 5, VersionVector([authorA: 2, authorC: 5]), [edit(r45, "", at: ticket(5, 1, authorC))])
+    let cUndo: Step = (authorC, 6, VersionVector([authorA: 2, authorC: 6]), [restore([span], at: ticket(6, 1, authorC))])
+    let aDeletion: Step = (authorA, 7, VersionVector([authorA: 7, authorB: 4]), [edit(r3456, "", at: ticket(7))])
+    for order in [[bRemoval, aDeletion, cRemoval, cUndo], [cRemoval, cUndo, bRemoval, aDeletion], [bRemoval, cRemoval, cUndo, aDeletion]] {
+      let replica = try await seeded(seed)
+      for step in order { try await replica.apply(step.author, step.lamport, vector: step.vector, step.ops) }
+      #expect(await replica.text == "01245789")
+    }
+  }
+
+  @Test("a style older than a restore that arrives after it is cleared as if it had come first, tombstones included")
+  func olderStyleAfterRestore() async throws {
+    // A deletes "45" of "0123456789" (lamport 3) and undoes it (5); B, who had seen neither,
+    // makes "3456" italic (4). The restore gives "45" back the attributes they had when removed
+    // (none), at 5: B's older italic goes from "45" in both orders, and the tombstone it leaves
+    // is the same (the same size on both replicas).
+    let seed = ticket(2)
+    let b = try await seeded(seed)
+    let r45 = try await b.range(4, 6), r3456 = try await b.range(3, 7)
+    let span = RestoreSpan(createdAt: seed, start: 4, end: 6, content: "45")
+    let italic: [CRDT.Operation] = [.style(parentCreatedAt: textTicket, from: r3456.0, to: r3456.1, attributes: ["i": "true"],
+                                           attributesToRemove: [], executedAt: ticket(4, 1, authorB))]
+    let bVector = VersionVector([authorA: 2, authorB: 4])
+    var sizes: [DocSize] = []
+    for styleFirst in [true, false] {
+      let replica = try await seeded(seed)
+      if styleFirst { try await replica.apply(authorB, 4, vector: bVector, italic) }
+      try await replica.apply(authorA, 3, vector: VersionVector([authorA: 3]), [edit(r45, "", at: ticket(3))])
+      try await replica.apply(authorA, 5, vector: VersionVector([authorA: 5]), [restore([span], at: ticket(5))])
+      if !styleFirst { try await replica.apply(authorB, 4, vector: bVector, italic) }
+      #expect(await replica.doc.toJSON() == #"{"t":[{"val":"012"},{"attrs":{"i":true},"val":"3"},{"val":"45"},{"attrs":{"i":true},"val":"6"},{"val":"789"}]}"#)
+      sizes.append(await replica.doc.size)
+      #expect(await replica.doc.garbageLength == 1, "the italic tombstone on \"45\"")
+    }
+    #expect(sizes[0] == sizes[1])
+  }
+
   // MARK: Validation and rollback
 
   @Test("a span naming an insertion the change had not seen is refused and changes nothing")
