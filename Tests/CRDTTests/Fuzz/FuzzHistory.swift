@@ -101,6 +101,10 @@ enum FuzzHistory {
       let found = await content(of: doc, session)
       if found != expected {
         session.problem("\(label)\(kind.rawValue)() with no peer change since the update gives \(found), expected \(expected)")
+        if ProcessInfo.processInfo.environment["CRDT_FUZZ_DEBUG"] != nil {
+          let changes = await doc.pendingChanges
+          for change in changes.suffix(5) { for op in change.operations { print("DEBUG \(change.id.clientSeq): \(op)") } }
+        }
       }
       session.count("\(kind.rawValue) checked against the model")
     } else {
