@@ -435,4 +435,23 @@ struct TreeHistoryTests {
       #expect(try await converge(docs, log, &rng) == #"<doc><p b="2">ab</p></doc>"#)
     }
   }
+
+  @Test("a text piece recreated by an undo after garbage collection keeps its place in its insertion's chain")
+  func recreatedPieceJoinsItsChain() async throws {
+    // "d" of "cd" is deleted (the text node splits into "c" | "d"), collected, and recreated by
+    // the undo. A position right after "c" names the text node at offset 1, which resolves to
+    // the end of the piece before the one starting there: unlinked, the recreated "d" had no
+    // piece before it, and typing after "c" landed after "d".
+    let doc = Document(key: "doc")
+    try await doc.setActor(actor(1))
+    try await doc.update { root, _ in _ = root.setNewTree("t", .element("doc", children: [.element("p", children: [.text("cd")])])) }
+    await doc.clearHistory()
+    try await edit(doc) { try $0.edit(2, 3) }
+    #expect(await doc.garbageCollect(minSyncedVersionVector: await doc.versionVector) == 1)
+    try await doc.undo()
+    #expect(try await doc.tree(atPath: "$.t")?.xml == "<doc><p>cd</p></doc>")
+    try await edit(doc) { try $0.edit(2, 2, [.text("z")]) }
+    #expect(try await doc.tree(atPath: "$.t")?.xml == "<doc><p>czd</p></doc>")
+    #expect(await doc.checkInvariants() == nil)
+  }
 }

@@ -183,9 +183,30 @@ extension CRDTTree {
     parent.propagateSizeChange()
     register(node)
     journal.append(.tree(self, .inserted(node)))
+    if span.isText { linkIntoInsertion(node, journal: journal) }
     // The tree holds these tickets again (its knowledge covers every ticket it holds).
     noteKnown(id.createdAt, journal: journal)
     for entry in span.attributes { noteKnown(entry.updatedAt, journal: journal) }
+  }
+
+  /// Links a recreated text piece into its insertion's chain of split pieces, between the
+  /// registered pieces before and after its offset, as the split that made it had: a position
+  /// at its start then resolves to the end of the piece before it (Yorkie's
+  /// `findFloorNodePreferToLeft`), as on a replica that never purged it. Unlinked, such a
+  /// position landed after the recreated piece (tree fuzz seed 761548 with undo).
+  private func linkIntoInsertion(_ node: CRDTTreeNode, journal: Journal) {
+    let ticket = node.id.createdAt
+    guard let offsets = pieceOffsets[ticket], let index = offsets.firstIndex(of: node.id.offset) else { return }
+    let previous = index > 0 ? nodesByID[TreeNodeID(createdAt: ticket, offset: offsets[index - 1])] : nil
+    let next = index + 1 < offsets.count ? nodesByID[TreeNodeID(createdAt: ticket, offset: offsets[index + 1])] : nil
+    func link(_ piece: CRDTTreeNode, previous: TreeNodeID?, next: TreeNodeID?) {
+      journal.append(.tree(self, .insLinks(piece, previous: piece.insPrevID, next: piece.insNextID)))
+      piece.insPrevID = previous
+      piece.insNextID = next
+    }
+    link(node, previous: previous?.id, next: next?.id)
+    if let previous { link(previous, previous: previous.insPrevID, next: node.id) }
+    if let next { link(next, previous: node.id, next: next.insNextID) }
   }
 
   /// The child of `parent` a recreated node goes after (nil: first), by the first that holds:

@@ -15,6 +15,8 @@ import Testing
 // - a delivery to one replica of some of another author's changes it lacks, in the author's
 //   order, sometimes with changes it already applied repeated (a repeat changes nothing), and
 //   sometimes out of causal order (refused with `changeNotReady`, changing nothing);
+// - an undo or redo on one replica (a quarter of the local steps; `CRDT_TREE_HISTORY=0`
+//   makes them updates), a local change like any other;
 // - a snapshot of a replica loaded into a fresh document, which must show the same JSON;
 // - at the end of every round, a full exchange in random order, after which every replica
 //   shows the same JSON and tree XML; then, now and then, garbage collection on every replica
@@ -44,6 +46,8 @@ private final class TreeExchange {
 struct TreeReplicaFuzzTests {
   /// `CRDT_TREE_TRACE=1` prints every call, delivery and resulting XML.
   static let tracing = ProcessInfo.processInfo.environment["CRDT_TREE_TRACE"] != nil
+  /// Undo and redo steps, unless `CRDT_TREE_HISTORY=0`.
+  static let replaysHistory = ProcessInfo.processInfo.environment["CRDT_TREE_HISTORY"] != "0"
 
   /// The positions a random call needs, read from the tree inside the update.
   private struct Shape {
@@ -246,10 +250,21 @@ struct TreeReplicaFuzzTests {
       let context = "seed \(seed) step \(step)"
       let r = Int.random(in: 0..<docs.count, using: &random)
       switch Int.random(in: 0..<10, using: &random) {
+      case 0..<5 where TreeReplicaFuzzTests.replaysHistory && Int.random(in: 0..<4, using: &random) == 0:
+        // An undo or redo: a local change like any other, which must converge.
+        let pending = await docs[r].pendingChanges.count
+        let undoes = Bool.random(using: &random)
+        if tracing { print("  r\(r) \(undoes ? "undo" : "redo") on \(try await docs[r].tree(atPath: "$.t")?.xml ?? "")") }
+        do {
+          if undoes { try await docs[r].undo() } else { try await docs[r].redo() }
+        } catch let error as YorkieError where error.code == .nothingToUndo || error.code == .nothingToRedo {}
+        let changes = await docs[r].pendingChanges
+        if changes.count > pending { exchange.log[r].append(changes.last!) }
       case 0..<5:
         let before = await state(docs[r])
         let calls = (0..<Int.random(in: 1...3, using: &random)).map { _ in mix.randomElement(using: &random)! }
         var callRandom = SeededRandom(seed: random.next())
+        if tracing { print("  r\(r) snapshot before the update: \(before.snapshot.base64EncodedString())") }
         do {
           try await docs[r].update { root, _ in
             guard let tree = root.tree("t") else { throw YorkieError(.elementNotFound, "no tree") }
