@@ -142,7 +142,10 @@ extension Document {
         return text
       }
       for template in templates {
-        let operation = template.restamped(context.issueTicket, resolve: history.resolve)
+        // A closure that reads the history, not `history.resolve`: the method as a value
+        // captured a copy of the whole history (its stacks and aliases retained and released)
+        // per reverse operation.
+        let operation = template.restamped(context.issueTicket) { history.resolve($0) }
         guard let executed = context.pushReverse(operation) else { continue }
         for (old, new) in executed.recreated(from: template) { history.alias(old, to: new) }
       }

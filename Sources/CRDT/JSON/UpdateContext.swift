@@ -45,9 +45,12 @@ package final class UpdateContext {
   /// The containers this update's operations edited, a run on one container once: the first
   /// inline (a keystroke's update edits one text and allocates nothing for this), the others
   /// in order. What the document's ``LocalEditLog`` keeps.
-  package private(set) var firstEdited: CRDTElement?
-  package private(set) var laterEdited: [TimeTicket] = []
-  private var lastEdited: CRDTElement?
+  // @exclusivity(unchecked) on the three: the invariant on ``CRDTElement``; `noteEdited` is
+  // their only writer and calls nothing while it holds them. Read on every operation: their
+  // checked accesses were about a tenth of `object_10000` (Benchmarks/history.md).
+  @exclusivity(unchecked) package private(set) var firstEdited: CRDTElement?
+  @exclusivity(unchecked) package private(set) var laterEdited: [TimeTicket] = []
+  @exclusivity(unchecked) private var lastEdited: CRDTElement?
   /// False once the update has returned: proxies refuse to work after that.
   @exclusivity(unchecked) package var isActive = true
   /// The first error a non-throwing setter met; `update` throws it and rolls back.
@@ -148,12 +151,18 @@ package final class UpdateContext {
   /// Sets a fresh primitive under `key` in `object` and records the Set: what ``push(_:target:)``
   /// does for it, without building the operation first and taking it apart again.
   @inline(__always) package func pushSet(_ object: CRDTObject, _ key: String, _ element: CRDTPrimitive) throws(YorkieError) {
-    var replaced: HistoryCapture? = recordsHistory ? HistoryCapture.replaced(object.get(key)) : nil
-    let result = try Operation.applySet(object, key, element, executedAt: element.createdAt, root: root, journal: journal, mode: mode)
-    // Taken out rather than bound: `if let` copied the capture (through its outlined copy) and
-    // then destroyed the original, per Set (Benchmarks/history.md).
-    if let capture = replaced.take() {
-      historyRecording.captures.append(HistoryStep.IndexedCapture(index: operationCount, capture: capture))
+    // The capture reads the value the Set replaces, so it is taken before the Set runs: built
+    // straight into the list (a capture held aside was copied into it through its outlined
+    // copy and then destroyed, per Set: Benchmarks/history.md), and taken back if the Set fails.
+    if recordsHistory {
+      historyRecording.captures.append(HistoryStep.IndexedCapture(index: operationCount, capture: .replaced(object.get(key))))
+    }
+    let result: [OperationInfo]
+    do {
+      result = try Operation.applySet(object, key, element, executedAt: element.createdAt, root: root, journal: journal, mode: mode)
+    } catch {
+      if recordsHistory { historyRecording.captures.removeLast() }
+      throw error
     }
     if describes { infos.append(contentsOf: result) }
     noteEdited(object)
