@@ -97,15 +97,17 @@ extension Document {
 
   /// Puts the step of a change this replica just recorded on the right stack.
   func recordHistory(of change: Change, context: UpdateContext, kind: LocalChangeKind) {
-    guard history.isRecording else { return }
-    let step = HistoryStep(operations: change.operations, captures: context.captures, presence: context.reversePresence)
+    // The context's own flag (a constant, read without an access check) says whether the
+    // history recorded: ``update(message:_:)`` sets it from `history.isRecording`, and an undo
+    // or a redo runs only with a step, which only a recording history holds.
+    guard context.recordsHistory else { return }
+    let recording = context.takeHistoryRecording()
+    let step = HistoryStep(operations: change.operations, captures: recording.captures, presence: recording.presence)
     switch kind {
     case .update:
-      // A local ArraySet replaces its target by a new element: older steps name the old one.
-      // (Collected by the context as it ran: an update without one spends nothing here.)
-      // Noted before the push, whose pruning then counts them.
-      for (old, new) in context.replacedElements { history.alias(old, to: new) }
-      history.recordUpdate(consume step)
+      // (ArraySets' replaced elements are collected by the context as it ran: an update
+      // without one spends nothing on them.)
+      history.recordUpdate(consume step, replaced: recording.replacedElements)
     case .undo:
       if !step.isEmpty { history.pushRedo(step) }
     case .redo:
@@ -140,7 +142,10 @@ extension Document {
         return text
       }
       for template in templates {
-        let operation = template.restamped(context.issueTicket, resolve: history.resolve)
+        // A closure that reads the history, not `history.resolve`: the method as a value
+        // captured a copy of the whole history (its stacks and aliases retained and released)
+        // per reverse operation.
+        let operation = template.restamped(context.issueTicket) { history.resolve($0) }
         guard let executed = context.pushReverse(operation) else { continue }
         for (old, new) in executed.recreated(from: template) { history.alias(old, to: new) }
       }

@@ -31,7 +31,10 @@ package enum HistoryCapture: Sendable {
   case previousAnchor(TimeTicket)
   /// An ArraySet: the value it replaced.
   case replacedElement(ElementSnapshot)
-  /// A text edit: the characters it removed, by identity.
+  /// A text edit that removed one run of characters (a keystroke's deletion): the run, by
+  /// identity, held inline so that capturing it allocates no array (Benchmarks/history.md).
+  case removedRun(RestoreSpan)
+  /// A text edit that removed two runs or more: the characters, by identity.
   case removedText([RestoreSpan])
   /// A style: each restyled run of characters with the values its styled keys had (nil: unset).
   case previousStyles([StyleRun])
@@ -39,15 +42,30 @@ package enum HistoryCapture: Sendable {
   /// live to removed and the nodes it inserted.
   case treeSpans(removed: [TreeRestoreSpanRecord], inserted: [TreeRestoreSpanRecord])
   /// A tree edit that merged `levels` elements: its reverse splits them again at `at`, where
-  /// the merge joined them (Yorkie's split reverse of a merge).
-  case treeSplit(at: CRDTTreePos, levels: Int)
+  /// the merge joined them (Yorkie's split reverse of a merge). Boxed, as ``treeBoundary(from:to:)``:
+  /// tree positions are wide (two positions made every capture 129 bytes, and an update that
+  /// sets one key 10,000 times moved them all each time its captures array grew), and tree
+  /// merges and splits are rare next to Sets and deletions.
+  indirect case treeSplit(at: CRDTTreePos, levels: Int)
   /// A tree split: its reverse deletes the boundary it opened, `from..<to`, which merges the
   /// parts again (Yorkie's boundary deletion).
-  case treeBoundary(from: CRDTTreePos, to: CRDTTreePos)
+  indirect case treeBoundary(from: CRDTTreePos, to: CRDTTreePos)
   /// A tree style: each restyled element with the values its styled keys had (nil: unset).
   case previousTreeStyles([TreeStyleRun])
   /// The operation changed nothing (a Remove of what a peer removed first): no reverse.
   case nothing
+
+  /// The characters a text edit removed (``removedRun(_:)`` or ``removedText(_:)``), as the
+  /// restore spans of its reverse; nil for any other capture.
+  package var removedSpans: [RestoreSpan]? {
+    switch self {
+    case .removedRun(let span): return [span]
+    case .removedText(let spans): return spans
+    case .replacedValue, .replacedPrimitive, .removedMember, .removedElement, .previousAnchor, .replacedElement,
+      .previousStyles, .treeSpans, .treeSplit, .treeBoundary, .previousTreeStyles, .nothing:
+      return nil
+    }
+  }
 
   /// A restyled run of characters by identity (offsets `start..<end` of the insertion
   /// `createdAt`) and the values the styled keys had on it. Its positions are found when it is
@@ -94,6 +112,29 @@ package struct HistoryStep: Sendable {
   }
 }
 
+/// What an update collects for its undo step as it runs, besides its operations: one stored
+/// value of the ``UpdateContext``, taken whole when the update is recorded
+/// (``UpdateContext/takeHistoryRecording()``). Each read of a context's stored property is a
+/// checked access (a thread-local lookup); reading three properties per keystroke showed in
+/// the per-change profile, taking one costs one.
+package struct HistoryRecording: Sendable {
+  /// Captures by operation index, in order (see ``HistoryStep/captures``).
+  package var captures: [HistoryStep.IndexedCapture] = []
+  /// The elements this update's ArraySets replaced (older steps name them): empty for an
+  /// update with no ArraySet, so that the history spends nothing on them for the others.
+  package var replacedElements: [ReplacedElement] = []
+  /// The presence keys set with `addToHistory`, with the values they had before the update.
+  package var presence: [String: JSONValue?]?
+
+  package init() {}
+
+  /// An element an ArraySet replaced, and the element now in its place.
+  package struct ReplacedElement: Sendable {
+    package var old: TimeTicket
+    package var new: TimeTicket
+  }
+}
+
 /// The undo and redo stacks of one replica (Yorkie's `History`): at most ``maxDepth`` steps
 /// each, the oldest dropped first. The history lives as long as its ``Document``: it is not
 /// stored, not sent, and a snapshot that replaces the content clears it (as in Yorkie).
@@ -131,9 +172,13 @@ package struct History: Sendable {
   package var redoCount: Int { redoStack.count }
 
   /// Records an update: its step goes on the undo stack, and, when it changed the content, the
-  /// redo stack is emptied (Yorkie clears it when the update has operation infos).
-  package mutating func recordUpdate(_ step: consuming HistoryStep) {
+  /// redo stack is emptied (Yorkie clears it when the update has operation infos). A local
+  /// ArraySet replaces its target by a new element, which older steps name by the old one:
+  /// `replaced` is noted before the push, whose pruning then counts them. One mutating call
+  /// for all of it: each access to the document's history is checked.
+  package mutating func recordUpdate(_ step: consuming HistoryStep, replaced: [HistoryRecording.ReplacedElement] = []) {
     guard isRecording else { return }
+    for element in replaced { alias(element.old, to: element.new) }
     if !step.operations.isEmpty, !redoStack.isEmpty { redoStack.removeAll() }
     if !step.isEmpty { pushUndo(consume step) }
     forgetAliasesIfEmpty()
@@ -268,7 +313,7 @@ extension HistoryStep {
         body(value.createdAt)
       case .previousAnchor(let anchor):
         body(anchor)
-      case .removedText, .previousStyles, .nothing:
+      case .removedRun, .removedText, .previousStyles, .nothing:
         break
       case .treeSpans, .treeSplit, .treeBoundary, .previousTreeStyles:
         // Tree nodes keep their identities (as text pieces do); only the tree, an operation's

@@ -61,7 +61,8 @@ package final class Journal {
   @exclusivity(unchecked) private var journaledCounter: CRDTCounter?
   /// Where the record of the document's size at the start of the transaction is, once a
   /// change of the size made one (``noteSizeChange(_:)``).
-  private var sizeRecordedAt: Int?
+  /// Unchecked under the journal's rule above: read on every change of the size.
+  @exclusivity(unchecked) private var sizeRecordedAt: Int?
 
   package init() {}
 
@@ -156,25 +157,19 @@ package final class Journal {
     append(text, .unlinkInserted(first: handle, last: handle))
   }
 
-  /// The text records appended since `savepoint` (a ``count`` taken earlier), oldest first,
-  /// each with its text: what the history reads after an edit or a style ran, to learn which
-  /// pieces it removed or restyled and what they were before (see `HistoryCapture`).
-  package func textRecords(since savepoint: Savepoint) -> [(text: CRDTText, record: CRDTText.Undo)] {
-    textRecords(since: savepoint.count)
-  }
-
-  /// The text records appended since the record count `savepoint`; see the overload above.
-  package func textRecords(since savepoint: Int) -> [(text: CRDTText, record: CRDTText.Undo)] {
-    var result: [(text: CRDTText, record: CRDTText.Undo)] = []
-    var position = savepoint
+  /// Calls `body` with each text record appended since `savepoint`, oldest first, and its
+  /// text: what the history reads after an edit or a style ran, to learn which pieces it
+  /// removed or restyled and what they were before (see `HistoryCapture`). A visit rather than
+  /// an array of the records: a keystroke's deletion allocated one just to read one record.
+  package func forEachTextRecord(since savepoint: Savepoint, _ body: (CRDTText, CRDTText.Undo) -> Void) {
+    var position = savepoint.count
     while position < count {
       let chunk = position / Journal.chunkSize
       let record = chunk < fullChunks.count ? fullChunks[chunk][position % Journal.chunkSize]
         : records[position - fullChunks.count * Journal.chunkSize]
-      if case .text(let held, let undo) = record { result.append((heldTexts[held], undo)) }
+      if case .text(let held, let undo) = record { body(heldTexts[held], undo) }
       position += 1
     }
-    return result
   }
 
   /// Records `counter`'s value unless this transaction already recorded it last.

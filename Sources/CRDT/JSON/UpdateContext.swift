@@ -18,14 +18,21 @@ package final class UpdateContext {
   package let replaysHistory: Bool
   /// Whether the operations are captured for the history (see ``HistoryCapture``).
   package let recordsHistory: Bool
-  /// What the history needs beyond the operations, by operation index (empty for typing).
-  package private(set) var captures: [HistoryStep.IndexedCapture] = []
-  /// The elements this update's ArraySets replaced, each with the element now in its place
-  /// (recorded with the history): older steps name the replaced one. Empty for an update with
-  /// no ArraySet, so that the history spends nothing on them for the others.
-  package private(set) var replacedElements: [(old: TimeTicket, new: TimeTicket)] = []
+  /// What the history needs beyond the operations (captures by operation index, empty for
+  /// typing; ArraySets' replaced elements; presence), taken whole at the end
+  /// (``takeHistoryRecording()``).
+  // @exclusivity(unchecked): the invariant on ``CRDTElement``. Its accesses are an append in
+  // `push`, `pushSet` and `pushEdit` (Array's own code inside, no callout), the swap in
+  // `takeHistoryRecording()`, and the presence's get and set (a copy out, an assignment in):
+  // none is open while other code runs. `HistoryCaptureTests` drives every one of them under
+  // AddressSanitizer (.ci/run). Its checked access was a tenth of what an update that sets one
+  // key 10,000 times spends (`object_10000`, Benchmarks/history.md).
+  @exclusivity(unchecked) private var historyRecording = HistoryRecording()
   /// The presence keys set with `addToHistory`, with the values they had before the update.
-  package var reversePresence: [String: JSONValue?]?
+  package var reversePresence: [String: JSONValue?]? {
+    get { historyRecording.presence }
+    set { historyRecording.presence = newValue }
+  }
   // @exclusivity(unchecked) below: safe and measured as stated on ``CRDTElement``.
   @exclusivity(unchecked) package private(set) var delimiter: UInt32 = 0
   /// The first operation, and the count: a keystroke's update records one operation, which
@@ -38,9 +45,12 @@ package final class UpdateContext {
   /// The containers this update's operations edited, a run on one container once: the first
   /// inline (a keystroke's update edits one text and allocates nothing for this), the others
   /// in order. What the document's ``LocalEditLog`` keeps.
-  package private(set) var firstEdited: CRDTElement?
-  package private(set) var laterEdited: [TimeTicket] = []
-  private var lastEdited: CRDTElement?
+  // @exclusivity(unchecked) on the three: the invariant on ``CRDTElement``; `noteEdited` is
+  // their only writer and calls nothing while it holds them. Read on every operation: their
+  // checked accesses were about a tenth of `object_10000` (Benchmarks/history.md).
+  @exclusivity(unchecked) package private(set) var firstEdited: CRDTElement?
+  @exclusivity(unchecked) package private(set) var laterEdited: [TimeTicket] = []
+  @exclusivity(unchecked) private var lastEdited: CRDTElement?
   /// False once the update has returned: proxies refuse to work after that.
   @exclusivity(unchecked) package var isActive = true
   /// The first error a non-throwing setter met; `update` throws it and rolls back.
@@ -72,7 +82,7 @@ package final class UpdateContext {
   package func push(_ operation: consuming Operation, target: CRDTElement) throws(YorkieError) {
     assert(target.createdAt == operation.parentCreatedAt, "a local operation targets the element its proxy holds")
     let savepoint = journal.savepoint(root)
-    let before = recordsHistory ? operation.captureBeforeExecution(target: target) : nil
+    var before = recordsHistory ? operation.captureBeforeExecution(target: target) : nil
     let result: [OperationInfo]
     var traced: HistoryCapture? = nil
     do {
@@ -89,9 +99,11 @@ package final class UpdateContext {
     }
     if describes { infos.append(contentsOf: result) }
     if recordsHistory {
-      if let capture = before ?? traced ?? operation.captureAfterExecution(journal: journal, since: savepoint, target: target) {
-        captures.append(HistoryStep.IndexedCapture(index: operationCount, capture: capture))
-        if case .arraySet(_, let createdAt, let value, _) = operation { replacedElements.append((createdAt, value.createdAt)) }
+      if let capture = before.take() ?? traced.take() ?? operation.captureAfterExecution(journal: journal, since: savepoint, target: target) {
+        historyRecording.captures.append(HistoryStep.IndexedCapture(index: operationCount, capture: capture))
+        if case .arraySet(_, let createdAt, let value, _) = operation {
+          historyRecording.replacedElements.append(HistoryRecording.ReplacedElement(old: createdAt, new: value.createdAt))
+        }
       }
     }
     noteEdited(target)
@@ -139,9 +151,19 @@ package final class UpdateContext {
   /// Sets a fresh primitive under `key` in `object` and records the Set: what ``push(_:target:)``
   /// does for it, without building the operation first and taking it apart again.
   @inline(__always) package func pushSet(_ object: CRDTObject, _ key: String, _ element: CRDTPrimitive) throws(YorkieError) {
-    let replaced: HistoryCapture? = recordsHistory ? HistoryCapture.replaced(object.get(key)) : nil
-    let result = try Operation.applySet(object, key, element, executedAt: element.createdAt, root: root, journal: journal, mode: mode)
-    if let replaced { captures.append(HistoryStep.IndexedCapture(index: operationCount, capture: replaced)) }
+    // The capture reads the value the Set replaces, so it is taken before the Set runs: built
+    // straight into the list (a capture held aside was copied into it through its outlined
+    // copy and then destroyed, per Set: Benchmarks/history.md), and taken back if the Set fails.
+    if recordsHistory {
+      historyRecording.captures.append(HistoryStep.IndexedCapture(index: operationCount, capture: .replaced(object.get(key))))
+    }
+    let result: [OperationInfo]
+    do {
+      result = try Operation.applySet(object, key, element, executedAt: element.createdAt, root: root, journal: journal, mode: mode)
+    } catch {
+      if recordsHistory { historyRecording.captures.removeLast() }
+      throw error
+    }
     if describes { infos.append(contentsOf: result) }
     noteEdited(object)
     record(.set(parentCreatedAt: object.createdAt, key: key, value: OperationValue(adopting: element), executedAt: element.createdAt), knownOther: true)
@@ -181,8 +203,8 @@ package final class UpdateContext {
       throw error
     }
     if describes { infos.append(contentsOf: result) }
-    if recordsHistory, from != to, let removed = Operation.removedText(in: journal.textRecords(since: savepoint)) {
-      captures.append(HistoryStep.IndexedCapture(index: operationCount, capture: removed))
+    if recordsHistory, from != to, let removed = Operation.removedText(in: journal, since: savepoint) {
+      historyRecording.captures.append(HistoryStep.IndexedCapture(index: operationCount, capture: removed))
     }
     noteEdited(text)
     if operationCount == 0 {
@@ -231,6 +253,14 @@ package final class UpdateContext {
   /// Before the second operation goes into the builder: the first, held inline, goes first.
   @inline(__always) private func moveFirstIntoBuilder() {
     if operationCount == 1 { operations.append(firstOperation) }
+  }
+
+  /// What the update collected for its undo step, moved out of the context (which is left
+  /// with nothing): one access instead of one per part.
+  package func takeHistoryRecording() -> HistoryRecording {
+    var taken = HistoryRecording()
+    swap(&taken, &historyRecording)
+    return taken
   }
 
   /// The operations recorded, moved out of the context (which is left with none).

@@ -47,13 +47,13 @@ extension Operation {
   package func captureAfterExecution(journal: Journal, since savepoint: Journal.Savepoint, target: CRDTElement) -> HistoryCapture? {
     switch self {
     case .edit:
-      return Operation.removedText(in: journal.textRecords(since: savepoint))
+      return Operation.removedText(in: journal, since: savepoint)
     case .restoreEdit(_, _, _, let restoreSpans, _, let retombstoneSpans, _):
       // With no spans it is a plain deletion.
       guard restoreSpans.isEmpty && retombstoneSpans.isEmpty else { return nil }
-      return Operation.removedText(in: journal.textRecords(since: savepoint))
+      return Operation.removedText(in: journal, since: savepoint)
     case .style(_, _, _, let attributes, let attributesToRemove, _):
-      return Operation.previousStyles(in: journal.textRecords(since: savepoint), keys: Array(attributes.keys) + attributesToRemove)
+      return Operation.previousStyles(in: journal, since: savepoint, keys: Array(attributes.keys) + attributesToRemove)
     case .treeStyle(let style):
       guard case .tree(let tree) = target.kind else { return nil }
       return Operation.previousTreeStyles(in: journal.treeRecords(since: savepoint, of: tree), of: tree,
@@ -63,27 +63,37 @@ extension Operation {
     }
   }
 
-  /// The characters that the removal records name (pieces live before: a removal record whose
-  /// previous removal is nil), by identity, with their content and attributes.
-  package static func removedText(in records: [(text: CRDTText, record: CRDTText.Undo)]) -> HistoryCapture? {
+  /// The characters that the removal records since `savepoint` name (pieces live before: a
+  /// removal record whose previous removal is nil), by identity, with their content and
+  /// attributes. One run (a keystroke's deletion, most deletions) is held inline
+  /// (``HistoryCapture/removedRun(_:)``): no array to allocate, fill and free per deletion.
+  package static func removedText(in journal: Journal, since savepoint: Journal.Savepoint) -> HistoryCapture? {
+    var first: RestoreSpan? = nil
     var spans: [RestoreSpan] = []
-    for (text, record) in records {
-      guard case .removal(let handle, nil) = record else { continue }
+    journal.forEachTextRecord(since: savepoint) { text, record in
+      guard case .removal(let handle, nil) = record else { return }
       let node = text.node(handle)
       var attributes: [String: String] = [:]
       for entry in text.attributes(of: handle)?.entries ?? [] where !entry.isRemoved { attributes[entry.key] = entry.value }
-      spans.append(RestoreSpan(createdAt: node.id.createdAt, start: node.id.offset, end: node.id.offset + node.length,
-                               content: text.content(of: handle), attributes: attributes))
+      let span = RestoreSpan(createdAt: node.id.createdAt, start: node.id.offset, end: node.id.offset + node.length,
+                             content: text.content(of: handle), attributes: attributes)
+      if let first {
+        if spans.isEmpty { spans.append(first) }
+        spans.append(span)
+      } else {
+        first = span
+      }
     }
-    return spans.isEmpty ? nil : .removedText(spans)
+    guard let first else { return nil }
+    return spans.isEmpty ? .removedRun(first) : .removedText(spans)
   }
 
   /// Each restyled live piece, by identity, with the values `keys` had on it before.
-  private static func previousStyles(in records: [(text: CRDTText, record: CRDTText.Undo)], keys: [String]) -> HistoryCapture? {
+  private static func previousStyles(in journal: Journal, since savepoint: Journal.Savepoint, keys: [String]) -> HistoryCapture? {
     var runs: [HistoryCapture.StyleRun] = []
     var seen = Set<Int32>()
-    for (text, record) in records {
-      guard case .attributes(let handle, let before) = record, seen.insert(handle).inserted, !text.isRemoved(handle) else { continue }
+    journal.forEachTextRecord(since: savepoint) { text, record in
+      guard case .attributes(let handle, let before) = record, seen.insert(handle).inserted, !text.isRemoved(handle) else { return }
       let node = text.node(handle)
       var previous: [String: String?] = [:]
       for key in keys {
@@ -166,8 +176,7 @@ extension Operation {
       default: return []
       }
     case .edit(let edit):
-      var removed: [RestoreSpan] = []
-      if case .removedText(let spans) = capture { removed = spans }
+      let removed = capture?.removedSpans ?? []
       let count = Int32(edit.content.utf16.count)
       let inserted = count == 0 ? [] : [RestoreSpan(createdAt: edit.executedAt, start: 0, end: count, content: edit.content,
                                                     attributes: edit.attributes ?? [:])]
@@ -176,7 +185,7 @@ extension Operation {
                            restoreMode: .restore, retombstoneSpans: inserted, executedAt: none)]
     case .restoreEdit(let parent, let from, _, let restoreSpans, let restoreMode, let retombstoneSpans, _):
       if restoreSpans.isEmpty && retombstoneSpans.isEmpty {
-        guard case .removedText(let spans) = capture else { return [] }
+        guard let spans = capture?.removedSpans else { return [] }
         return [.restoreEdit(parentCreatedAt: parent, from: from, to: from, restoreSpans: spans, restoreMode: .restore,
                              retombstoneSpans: [], executedAt: none)]
       }
