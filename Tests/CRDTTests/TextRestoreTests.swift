@@ -725,6 +725,29 @@ struct TextRestoreTests {
     #expect(sizes[0] == sizes[1])
   }
 
+  @Test("a snapshot carries the liveness steps: a replica loaded from it decides a concurrent deletion as the others")
+  func snapshotCarriesLivenessSteps() async throws {
+    // As "a range deletion concurrent with a restore inside it": the replica that applied A's
+    // undo is snapshotted before B's deletion arrives; the loaded replica must leave "45" too.
+    let seed = ticket(2)
+    let b = try await seeded(seed)
+    try await deleteRange(b, 4, 6, at: ticket(3))
+    let range = try await b.range(3, 5)   // "36" around the tombstone
+    let source = try await seeded(seed)
+    try await deleteRange(source, 4, 6, at: ticket(3))
+    try await source.apply(authorA, 4, vector: VersionVector([authorA: 4]),
+                           [restore([RestoreSpan(createdAt: seed, start: 4, end: 6, content: "45")], at: ticket(4))])
+    let loaded = Feed()
+    try await loaded.doc.applyChangePack(ChangePack(key: "", checkpoint: Checkpoint(serverSeq: 4, clientSeq: 0), changes: [],
+                                                    versionVector: VersionVector([authorA: 4]), snapshot: await source.doc.snapshot()))
+    #expect(await loaded.doc.snapshot() == source.doc.snapshot())
+    let bDelete: [CRDT.Operation] = [edit(range, "", at: ticket(4, 1, authorB))]
+    for replica in [source, loaded] {
+      try await replica.apply(authorB, 4, vector: VersionVector([authorA: 3, authorB: 4]), bDelete)
+      #expect(await replica.text == "01245789")
+    }
+  }
+
   // MARK: Validation and rollback
 
   @Test("a span naming an insertion the change had not seen is refused and changes nothing")

@@ -71,7 +71,14 @@ extension CRDTText {
   /// content is UTF-8 (transcoded into the UTF-16 buffer). Pieces of one insertion must come in
   /// increasing offset and an id must not repeat; anything else is malformed input.
   package func appendDecodedPiece(id: TextNodeID, utf8: UnsafeBufferPointer<UInt8>, removedAt: TimeTicket?,
-                                  attributes: [TextAttributes.Entry], state: inout DecodeState) throws(YorkieError) {
+                                  attributes: [TextAttributes.Entry], livenessSteps steps: [(at: TimeTicket, revives: Bool)] = [],
+                                  state: inout DecodeState) throws(YorkieError) {
+    // A piece's liveness steps (CRDTText+Liveness.swift) must say what its removal says (L2).
+    if let last = steps.max(by: { $1.at.isAfter($0.at) }) {
+      guard last.revives ? removedAt == nil : removedAt == last.at else {
+        throw YorkieError(.invalidWireData, "text piece \(id) has liveness steps that disagree with its removal")
+      }
+    }
     // Find the insertion's last piece before touching anything.
     // Most pieces start an insertion (offset 0): they are entered in `firstPiece` below, in
     // one probe that also detects a repeated id. Split pieces continue a chain.
@@ -113,6 +120,7 @@ extension CRDTText {
       state.pendingWeights.append(removedAt == nil ? length : 0)
     }
     state.last = handle
+    if !steps.isEmpty { livenessSteps[handle] = steps.map { LivenessStep(at: pack($0.at), revives: $0.revives) } }
     if tail >= 0 {
       arena[Int(tail)].insNext = handle
       arena[Int(handle)].insPrev = tail

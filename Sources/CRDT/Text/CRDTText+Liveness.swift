@@ -34,9 +34,10 @@
 // removal's ticket while the piece is not live. Both parts of a split keep the list; it goes
 // with the piece when unlinked. A piece recreated after garbage collection purged it gets
 // [a removal at the zero ticket, which every author has seen; its revival]: a replica that had
-// purged it decides later removals as one that had kept its tombstone. Snapshots do not carry
-// the lists (Yorkie's TextNode has no field for them): a replica loaded from a snapshot taken
-// before every peer had seen a revival decides a concurrent removal as Yorkie does.
+// purged it decides later removals as one that had kept its tombstone. Snapshots carry the
+// lists in a field of their own (100 of `TextNode`, `ElementCodec`), which Yorkie's decoders
+// skip; a snapshot a Yorkie server built has none, and a replica loaded from one taken before
+// every peer had seen a revival decides a concurrent removal as Yorkie does.
 //
 // Invariants (checked by ``checkInvariants()``):
 // L1. Every list names a linked piece and holds at least one step.

@@ -321,6 +321,15 @@ package enum ElementCodec {
                 }
               }
             }
+            // Field 100, this SDK's own (Yorkie's TextNode has no such field, and its decoders
+            // skip it): the piece's liveness steps, when it has explicit ones
+            // (CRDTText+Liveness.swift).
+            for step in text.livenessSteps[handle] ?? [] {
+              w.message(livenessStepField) { w in
+                w.ticket(1, text.unpack(step.at))
+                w.bool(2, step.revives)
+              }
+            }
           }
           handle = node.next
         }
@@ -519,8 +528,13 @@ package enum ElementCodec {
       var value: ProtoReader?
       var removedAt: TimeTicket?
       var attributes: [TextAttributes.Entry] = []
+      var steps: [(at: TimeTicket, revives: Bool)] = []
       while let (field, type) = try body.nextField() {
         switch field {
+        case livenessStepField:
+          try body.expect(type, .lengthDelimited, field: field)
+          var step = try body.message()
+          steps.append(try decodeLivenessStep(&step))
         case 1:
           try body.expect(type, .lengthDelimited, field: field)
           var idReader = try body.message()
@@ -537,15 +551,34 @@ package enum ElementCodec {
       guard let id else { throw body.error("a text node without an id") }
       if let value {
         try value.withRemainingBytes { utf8 in
-          try text.appendDecodedPiece(id: id, utf8: utf8, removedAt: removedAt, attributes: attributes, state: &state)
+          try text.appendDecodedPiece(id: id, utf8: utf8, removedAt: removedAt, attributes: attributes, livenessSteps: steps,
+                                      state: &state)
         }
       } else {
         try text.appendDecodedPiece(id: id, utf8: UnsafeBufferPointer(start: nil, count: 0), removedAt: removedAt,
-                                    attributes: attributes, state: &state)
+                                    attributes: attributes, livenessSteps: steps, state: &state)
       }
     }
     text.finishDecoding(&state)
     return meta.apply(to: text)
+  }
+
+  /// The field of a text node that carries one liveness step (this SDK's own, see the encoder).
+  static let livenessStepField = 100
+
+  /// A liveness step: its ticket (1) and whether it revives (2).
+  private static func decodeLivenessStep(_ r: inout ProtoReader) throws -> (at: TimeTicket, revives: Bool) {
+    var at: TimeTicket?
+    var revives = false
+    while let (field, type) = try r.nextField() {
+      switch field {
+      case 1: at = try r.ticketField(type, field)
+      case 2: try r.expect(type, .varint, field: field); revives = try r.bool()
+      default: try r.skip(type)
+      }
+    }
+    guard let at else { throw r.error("a text liveness step without a ticket") }
+    return (at, revives)
   }
 
   /// A `map<string, NodeAttr>` entry.

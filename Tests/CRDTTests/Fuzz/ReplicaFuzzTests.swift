@@ -32,10 +32,9 @@ import Testing
 // - an undo or redo on one replica (FuzzHistory.swift: when no peer change arrived since the
 //   update, the content before or after it; the stacks' depths always), whose change joins
 //   its author's log. `CRDT_FUZZ_HISTORY=0` makes these steps updates instead (the seeds then
-//   run as before undo existed). With `CRDT_LONG_TESTS=25`, 4 of 100 seeds still diverge, all
-//   known: three are the undo after garbage collection of Convergence.md (where replicas that
-//   collected at different times recreate a purged piece in different places), one a snapshot
-//   follower (a snapshot does not carry liveness steps or restored copies).
+//   run as before undo existed). With `CRDT_LONG_TESTS=25`, 3 of 100 seeds still diverge, all
+//   the known undo after garbage collection of Convergence.md (replicas that collected at
+//   different times recreate a purged piece in different places).
 // - `setActor` calls that must be refused (`invalidActorID`, `actorNotSet`) or do nothing;
 // - expired proxies used outside any update.
 //
