@@ -62,10 +62,10 @@ extension CRDTText {
     return slot >= 0 ? [LivenessStep(at: removals[Int(slot)], revives: false)] : []
   }
 
-  /// The latest of `steps` by ticket (among those `include` accepts).
-  private func latest(_ steps: [LivenessStep], where include: (LivenessStep) -> Bool = { _ in true }) -> LivenessStep? {
+  /// The latest of `steps` by ticket.
+  private func latest(_ steps: [LivenessStep]) -> LivenessStep? {
     var result: LivenessStep? = nil
-    for step in steps where include(step) {
+    for step in steps {
       if let current = result, !isAfter(step.at, current.at) { continue }
       result = step
     }
@@ -75,7 +75,7 @@ extension CRDTText {
   /// The ticket of piece `handle`'s latest revival, if it has explicit steps and one.
   func latestRevival(of handle: Int32) -> PackedTicket? {
     guard let steps = livenessSteps[handle] else { return nil }
-    return latest(steps, where: \.revives)?.at
+    return latest(steps.filter(\.revives))?.at
   }
 
   /// Whether an author who had seen what `knowledge` holds saw piece `handle` live (rule 3).
@@ -120,8 +120,19 @@ extension CRDTText {
   /// - Returns: whether the piece went from removed to live.
   func revive(_ handle: Int32, at revivedAt: TimeTicket, journal: Journal) -> Bool {
     let wasRemoved = arena[Int(handle)].isRemoved
-    var steps = livenessSteps(of: handle)
-    steps.append(LivenessStep(at: pack(revivedAt), revives: true))
+    let step = LivenessStep(at: pack(revivedAt), revives: true)
+    var steps: [LivenessStep]
+    if let existing = livenessSteps[handle] {
+      steps = existing
+      steps.append(step)
+    } else {
+      // The common first revival (a redo of typing): one allocation for both steps.
+      steps = []
+      steps.reserveCapacity(2)
+      let slot = arena[Int(handle)].removal
+      if slot >= 0 { steps.append(LivenessStep(at: removals[Int(slot)], revives: false)) }
+      steps.append(step)
+    }
     setSteps(handle, steps, journal: journal)
     settle(handle, journal: journal)
     return wasRemoved && !arena[Int(handle)].isRemoved

@@ -136,6 +136,8 @@ extension CRDTText {
   /// well: see ``style(from:to:attributes:attributesToRemove:editedAt:versionVector:journal:)``).
   private func resetAttributes(_ handle: Int32, to span: RestoreSpan, at revivedAt: TimeTicket, journal: Journal,
                                into result: inout StyleResult) {
+    // Nothing to set and nothing to clear (a redo of plain typing).
+    if span.attributes.isEmpty && arena[Int(handle)].attributes < 0 { return }
     let setting = span.attributes.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
     let others = (attributes(of: handle)?.entries ?? []).filter { span.attributes[$0.key] == nil }.map(\.key)
     restyle(handle, setting: setting, removing: others, editedAt: revivedAt, journal: journal, into: &result)

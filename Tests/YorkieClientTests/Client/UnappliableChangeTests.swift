@@ -92,6 +92,9 @@ struct UnappliableChangeTests {
       #expect(await setup.events.waitFor { if case .stopped = $0 { return true } else { return false } })
       #expect(Self.stopNotice(setup.events)?.recovery == .reattach)
       try await setup.client.reattach(setup.document)
+      // The recorder reads the client's events on a task of its own: wait for the notice (a
+      // loaded machine delivered it after `reattach` returned, and the read below found none).
+      #expect(await setup.events.waitFor { if case .documentReset = $0 { return true } else { return false } })
       let reset = setup.events.recorded.compactMap { event -> DocumentResetNotice? in
         if case .documentReset(let notice) = event { return notice } else { return nil }
       }
