@@ -378,6 +378,26 @@ struct HistoryTests {
     #expect(await b.toSortedJSON() == typed)
   }
 
+  @Test("a snapshot carries the restores: a replica loaded from it drops a peer's concurrent edit inside the copy too")
+  func snapshotCarriesRestores() async throws {
+    let (a, b) = await makeReplicas()
+    try await a.update { root, _ in try root.setNewObject("c").setNewText("t").edit(0, 0, "ab") }
+    try await b.applyChanges(await a.pendingChanges)
+    try await a.update { root, _ in root.remove("c") }
+    try await a.undo()
+    try await b.update { root, _ in _ = try root.object("c")?.text("t")?.edit(1, 1, "Z") }
+    // A replica loaded from A's snapshot (which holds the copy), then B's edit.
+    let loaded = Document(key: "test-doc")
+    try await loaded.applyChangePack(ChangePack(key: "test-doc", checkpoint: Checkpoint(serverSeq: 1, clientSeq: 0), changes: [],
+                                                versionVector: await a.versionVector, snapshot: await a.snapshot()))
+    #expect(await loaded.snapshot() == a.snapshot())
+    let fromB = await b.pendingChanges
+    try await a.applyChanges(fromB)
+    try await loaded.applyChanges(fromB)
+    #expect(await a.toSortedJSON() == #"{"c":{"t":[{"val":"ab"}]}}"#)
+    #expect(await loaded.toSortedJSON() == a.toSortedJSON())
+  }
+
   @Test("a peer's removal concurrent with the undo of a removal: the newer of the two wins, in both orders",
         arguments: [0, 3])
   func removalConcurrentWithRestore(peerUpdatesBefore: Int) async throws {

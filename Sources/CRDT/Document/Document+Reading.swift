@@ -77,7 +77,7 @@ extension Document {
   /// The document in Yorkie's binary `Snapshot` encoding: the root with its tombstones and every
   /// known presence. A fresh document (or any replica) loads it with a change pack that carries it.
   public func snapshot() -> Data {
-    DocumentSnapshot(root: root.object, presences: presenceMap).encoded
+    DocumentSnapshot(root: root.object, presences: presenceMap, restores: root.restoreRecords).encoded
   }
 
   /// The bytes of ``snapshot()``, and the part of them that encodes the root (the snapshot's
@@ -89,6 +89,7 @@ extension Document {
   ///   between attaches that add nothing but a presence.
   package func snapshotBytes(reusingRootField rootField: [UInt8]? = nil) -> (bytes: [UInt8], rootField: [UInt8]) {
     let root = rootField ?? DocumentSnapshot.rootField(self.root.object)
-    return (root + DocumentSnapshot(root: self.root.object, presences: presenceMap).presenceFields, root)
+    let rest = DocumentSnapshot(root: self.root.object, presences: presenceMap, restores: self.root.restoreRecords)
+    return (root + rest.presenceFields + rest.restoreFields, root)
   }
 }

@@ -130,6 +130,7 @@ extension Document {
   private func load(_ base: ReplicaBase) throws {
     let snapshot = try DocumentSnapshot(data: base.snapshot)
     root = CRDTRoot(object: snapshot.root, treeGarbage: snapshot.treeGarbage)
+    root.adopt(snapshot.restores)
     presenceMap = snapshot.presences
     lastClientSeq = [:]
     loadedSnapshot = true

@@ -269,6 +269,7 @@ extension Document {
   private func applySnapshot(_ data: Data, of pack: ChangePack, recordingTo recorder: (any ReplicaRecorder)?) throws -> [DocEvent] {
     let snapshot = try DocumentSnapshot(data: data)
     let newRoot = CRDTRoot(object: snapshot.root, treeGarbage: snapshot.treeGarbage)
+    newRoot.adopt(snapshot.restores)
     let acknowledged = pack.checkpoint.clientSeq
     let kept = localChanges.filter { $0.id.clientSeq > acknowledged }
     var presences = snapshot.presences

@@ -26,10 +26,43 @@
 // (`Operation+Remove.swift`); arriving before, a removal newer than the restore leaves the
 // copy removed (`Operation+Set.swift`). A restore is remembered by the copy's creation ticket with the ticket of
 // the operation that placed it, until every replica has seen it (garbage collection with a
-// vector covering it): no operation made without it can arrive after that. Snapshots do not
-// carry them (the wire format has no field for them): a replica loaded from a snapshot taken
-// before every peer had seen a restore applies such an operation as Yorkie does.
+// vector covering it): no operation made without it can arrive after that. Snapshots carry
+// them in fields of their own (`SnapshotCodec.swift`), which Yorkie's decoders skip; a
+// snapshot a Yorkie server built has none, and a replica loaded from one taken before every
+// peer had seen a restore applies such an operation as Yorkie does.
 extension CRDTRoot {
+  /// The restores a root remembers, as a snapshot carries them: sorted, so that equal roots
+  /// encode equal bytes.
+  package struct RestoreRecords: Equatable {
+    package struct Pair: Equatable {
+      /// The restored copy (or, for a skipped creation, the element not created).
+      package var element: TimeTicket
+      /// The ticket of the operation that placed the copy.
+      package var placedAt: TimeTicket
+    }
+
+    package var copies: [Pair] = []
+    package var skipped: [Pair] = []
+
+    package init() {}
+
+    package var isEmpty: Bool { copies.isEmpty && skipped.isEmpty }
+  }
+
+  /// What ``restoredCopies`` and ``skippedCreations`` hold, for a snapshot.
+  package var restoreRecords: RestoreRecords {
+    var records = RestoreRecords()
+    records.copies = restoredCopies.map { RestoreRecords.Pair(element: $0.key, placedAt: $0.value) }.sorted { $0.element < $1.element }
+    records.skipped = skippedCreations.map { RestoreRecords.Pair(element: $0.key, placedAt: $0.value) }.sorted { $0.element < $1.element }
+    return records
+  }
+
+  /// Takes the restores a snapshot carried (a root just built from it).
+  package func adopt(_ records: RestoreRecords) {
+    for pair in records.copies { restoredCopies[pair.element] = pair.placedAt }
+    for pair in records.skipped { skippedCreations[pair.element] = pair.placedAt }
+  }
+
   /// Notes that `copy`, placed by the operation at `placedAt`, restores identities.
   package func noteRestoredCopy(_ copy: CRDTElement, placedAt: TimeTicket, journal: Journal) {
     journal.append(.root(.restoredCopy(copy.createdAt, restoredCopies[copy.createdAt])))

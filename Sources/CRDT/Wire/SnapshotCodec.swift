@@ -10,10 +10,14 @@ package struct DocumentSnapshot {
   /// The garbage of each tree under `root` that decoding built (``ElementCodec/DecodeState``),
   /// for ``CRDTRoot/init(object:treeGarbage:)``.
   package var treeGarbage: [ObjectIdentifier: [TreeGCPair]] = [:]
+  /// The restores the root remembers (``CRDTRoot/RestoreRecords``): this SDK's own fields 100
+  /// and 101, which Yorkie does not define and its decoders skip; absent when there are none.
+  package var restores = CRDTRoot.RestoreRecords()
 
-  package init(root: CRDTObject, presences: [ActorID: [String: JSONValue]]) {
+  package init(root: CRDTObject, presences: [ActorID: [String: JSONValue]], restores: CRDTRoot.RestoreRecords = .init()) {
     self.root = root
     self.presences = presences
+    self.restores = restores
   }
 
   /// The binary encoding.
@@ -21,7 +25,46 @@ package struct DocumentSnapshot {
     var w = ProtoWriter(capacity: 1024)
     w.message(1) { ElementCodec.encode(root, into: &$0) }
     writePresences(into: &w)
+    writeRestores(into: &w)
     return w.data
+  }
+
+  /// The encoding of the restores: the snapshot's fields after its presences (none when the
+  /// root remembers no restore).
+  package var restoreFields: [UInt8] {
+    guard !restores.isEmpty else { return [] }
+    var w = ProtoWriter(capacity: 64)
+    writeRestores(into: &w)
+    return w.bytes
+  }
+
+  private static let restoredCopyField = 100
+  private static let skippedCreationField = 101
+
+  private func writeRestores(into w: inout ProtoWriter) {
+    for (field, pairs) in [(Self.restoredCopyField, restores.copies), (Self.skippedCreationField, restores.skipped)] {
+      for pair in pairs {
+        w.message(field) { w in
+          w.ticket(1, pair.element)
+          w.ticket(2, pair.placedAt)
+        }
+      }
+    }
+  }
+
+  /// A restore record: the element's ticket (1) and the ticket that placed the copy (2).
+  private static func decodeRestore(_ r: inout ProtoReader) throws -> CRDTRoot.RestoreRecords.Pair {
+    var element: TimeTicket?
+    var placedAt: TimeTicket?
+    while let (field, type) = try r.nextField() {
+      switch field {
+      case 1: element = try r.ticketField(type, field)
+      case 2: placedAt = try r.ticketField(type, field)
+      default: try r.skip(type)
+      }
+    }
+    guard let element, let placedAt else { throw r.error("a restore record without its two tickets") }
+    return CRDTRoot.RestoreRecords.Pair(element: element, placedAt: placedAt)
   }
 
   /// The encoding of `root` as the snapshot's first field (tag, length, `JSONElement`): the
@@ -61,6 +104,7 @@ package struct DocumentSnapshot {
     var root: CRDTElement?
     var presences: [ActorID: [String: JSONValue]] = [:]
     var treeGarbage: [ObjectIdentifier: [TreeGCPair]] = [:]
+    var restores = CRDTRoot.RestoreRecords()
     try ProtoReader.withReader(data, context: "Snapshot") { r in
       while let (field, type) = try r.nextField() {
         switch field {
@@ -89,6 +133,11 @@ package struct DocumentSnapshot {
             throw entry.error("presence key \"\(key)\" is not a client id")
           }
           presences[actor] = data
+        case Self.restoredCopyField, Self.skippedCreationField:
+          try r.expect(type, .lengthDelimited, field: field)
+          var record = try r.message("Snapshot.restores")
+          let pair = try Self.decodeRestore(&record)
+          if field == Self.restoredCopyField { restores.copies.append(pair) } else { restores.skipped.append(pair) }
         default:
           try r.skip(type)
         }
@@ -101,6 +150,7 @@ package struct DocumentSnapshot {
     self.root = object
     self.presences = presences
     self.treeGarbage = treeGarbage
+    self.restores = restores
   }
 
   /// Reads a `Presence` message: `data` map entries of JSON text.
