@@ -378,6 +378,35 @@ struct HistoryTests {
     #expect(await b.toSortedJSON() == typed)
   }
 
+  @Test("undoing an update that moved an element and then replaced its array's container, then the removal before it")
+  func undoRemovalAfterMoveAndReplacedContainer() async throws {
+    // (Editing fuzz seed 663318.) The ArraySet's undo puts the container back as a copy under
+    // new tickets; the removal's undo then puts "E" back after the position "B" had before it
+    // moved. The copy kept that position (dead, under "B"'s new ticket); without it the
+    // ticket named "B"'s current place, at the end, and "E" went after "X".
+    let doc = Document(key: "h")
+    try await doc.setActor(actor(1))
+    try await doc.update { root, _ in
+      let inner = root.setNewArray("l").appendNewObject().setNewArray("c")
+      for value in ["B", "E", "X"] { try inner.append(.string(value)) }
+    }
+    await doc.clearHistory()
+    try await doc.update { root, _ in try root.array("l")!.object(at: 0)!.array("c")!.remove(at: 1) }
+    try await doc.update { root, _ in
+      let inner = root.array("l")!.object(at: 0)!.array("c")!
+      try inner.moveToEnd(inner.id(at: 0)!)
+      try root.array("l")!.set(.object(["t": .bool(false)]), at: 0)
+    }
+    try await doc.undo()
+    #expect(await doc.toSortedJSON() == #"{"l":[{"c":["B","X"]}]}"#)
+    try await doc.undo()
+    #expect(await doc.toSortedJSON() == #"{"l":[{"c":["B","E","X"]}]}"#)
+    #expect(await doc.checkInvariants() == nil)
+    try await doc.redo()
+    try await doc.redo()
+    #expect(await doc.toSortedJSON() == #"{"l":[{"t":false}]}"#)
+  }
+
   @Test("a snapshot carries the restores: a replica loaded from it drops a peer's concurrent edit inside the copy too")
   func snapshotCarriesRestores() async throws {
     let (a, b) = await makeReplicas()

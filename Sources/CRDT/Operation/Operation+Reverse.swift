@@ -355,10 +355,28 @@ extension ElementSnapshot {
         (key: member.key, value: member.value.reticketed(copiedMeta(of: member.value.meta), issue))
       }, meta)
     case .array(let nodes, _):
+      // Elements get new tickets; a moved element's position too. The position a moved element
+      // left (dead, named by the element's old ticket) is kept, under the element's new ticket:
+      // an older step's Add names it as the place after which to put an element back, and it
+      // sits where the element was, not where it went (an undo after one that re-created the
+      // array put the element back after the wrong neighbour). A dead position whose element
+      // is gone (purged) is garbage of no copy.
+      let present = Set(nodes.compactMap { $0.element?.meta.createdAt })
+      var copies: [TimeTicket: ElementSnapshot] = [:]
+      for node in nodes {
+        guard let element = node.element else { continue }
+        copies[element.meta.createdAt] = element.reticketed(copiedMeta(of: element.meta), issue)
+      }
+      func fresh(_ ticket: TimeTicket?) -> TimeTicket? { ticket == nil ? nil : issue() }
       return .array(nodes.compactMap { node in
-        // A position without an element (its element was purged) is garbage of no copy.
-        guard let element = node.element else { return nil }
-        return ArrayNode(element: element.reticketed(copiedMeta(of: element.meta), issue))
+        if let element = node.element, let copy = copies[element.meta.createdAt] {
+          guard node.positionID != nil else { return ArrayNode(element: copy) }
+          return ArrayNode(element: copy, positionID: issue(), positionMovedAt: fresh(node.positionMovedAt),
+                           positionRemovedAt: fresh(node.positionRemovedAt))
+        }
+        guard let left = node.positionID, present.contains(left), let copy = copies[left] else { return nil }
+        return ArrayNode(element: nil, positionID: copy.meta.createdAt, positionMovedAt: fresh(node.positionMovedAt),
+                         positionRemovedAt: fresh(node.positionRemovedAt))
       }, meta)
     case .text(let nodes, _):
       return .text(nodes, meta)
