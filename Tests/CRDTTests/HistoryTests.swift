@@ -407,6 +407,56 @@ struct HistoryTests {
     #expect(await doc.toSortedJSON() == #"{"l":[{"t":false}]}"#)
   }
 
+  @Test("undo of a move whose element a peer removed, and collected, moves nothing and stops no one's sync")
+  func undoMoveOfRemovedElement() async throws {
+    // (yorkie-demo under load: ann moved an item, cho removed it; bob and cho collected it; ann's
+    // undo moved it back and their sync stopped with elementNotFound.)
+    let (a, b) = await makeReplicas()
+    try await a.update { root, _ in
+      let list = root.setNewArray("l")
+      for value in ["x", "y", "z"] { try list.append(.string(value)) }
+    }
+    try await b.applyChanges(await a.pendingChanges)
+    await a.clearHistory()
+    try await a.update { root, _ in let list = root.array("l")!; try list.moveToFront(list.id(at: 2)!) }
+    try await b.update { root, _ in try root.array("l")!.remove(at: 2) }
+    let fromA = await a.pendingChanges, fromB = await b.pendingChanges
+    try await a.applyChanges(fromB)
+    try await b.applyChanges(fromA)
+    #expect(await b.garbageCollect(minSyncedVersionVector: await a.versionVector.minimum(with: await b.versionVector)) > 0)
+    let pending = await a.pendingChanges.count
+    try await a.undo()
+    // The reverse Move is skipped: nothing to send, nothing to redo.
+    #expect(await a.pendingChanges.count == pending)
+    #expect(await a.canRedo == false)
+    #expect(await a.toSortedJSON() == #"{"l":["x","y"]}"#)
+    #expect(await b.toSortedJSON() == #"{"l":["x","y"]}"#)
+  }
+
+  @Test("a peer's move of an element this replica collected applies as nothing, as a Remove of it does")
+  func remoteMoveOfCollectedElement() async throws {
+    let (a, b) = await makeReplicas()
+    try await a.update { root, _ in
+      let list = root.setNewArray("l")
+      for value in ["x", "y", "z"] { try list.append(.string(value)) }
+    }
+    let created = await a.pendingChanges
+    try await b.applyChanges(created)
+    let arrayID = try #require(created.first?.operations.first?.createdValue?.createdAt)
+    let zID = try #require(try await b.update { root, _ in root.array("l")!.id(at: 2) })
+    try await b.update { root, _ in try root.array("l")!.remove(at: 2) }
+    try await a.applyChanges(await b.pendingChanges)
+    #expect(await b.garbageCollect(minSyncedVersionVector: await a.versionVector.minimum(with: await b.versionVector)) > 0)
+    // A third peer's change (as a Yorkie peer's undo sends it) moves the collected "z" to the front.
+    let peer = actor(3)
+    let at = TimeTicket(lamport: 50, delimiter: 1, actorID: peer)
+    let move = Change(id: ChangeID(clientSeq: 1, lamport: 50, actorID: peer, versionVector: (await b.versionVector).merged(with: VersionVector([peer: 50]))),
+                      operations: [.move(parentCreatedAt: arrayID, previousCreatedAt: .initial, createdAt: zID, executedAt: at)])
+    try await b.applyChanges([move])
+    #expect(await b.toSortedJSON() == #"{"l":["x","y"]}"#)
+    #expect(await b.checkInvariants() == nil)
+  }
+
   @Test("a snapshot carries the restores: a replica loaded from it drops a peer's concurrent edit inside the copy too")
   func snapshotCarriesRestores() async throws {
     let (a, b) = await makeReplicas()

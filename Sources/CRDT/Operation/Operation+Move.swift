@@ -4,6 +4,11 @@ extension Operation {
   static func executeMove(on parent: CRDTElement, _ createdAt: TimeTicket, after previousCreatedAt: TimeTicket, executedAt: TimeTicket,
                           root: CRDTRoot, journal: Journal, mode: ExecutionMode) throws(YorkieError) -> [OperationInfo] {
     guard case .array(let array) = parent.kind else { throw mismatch("Move", parent, expected: "an array") }
+    // An element garbage collection already purged was removed, and every replica knew it: a
+    // move of it shows nothing anywhere (Remove ignores such an element the same way). Yorkie
+    // refuses the change instead, and a peer's undo that moves back an element another peer
+    // removed then stops the sync of every replica that had collected it.
+    if array.position(ofElement: createdAt) == nil { return [] }
     guard array.position(withID: previousCreatedAt) != nil, array.position(ofElement: createdAt) != nil else {
       throw YorkieError(.elementNotFound, "array \(array.createdAt) cannot move \(createdAt) after \(previousCreatedAt)")
     }

@@ -274,12 +274,15 @@ extension Operation {
 
 extension Operation {
   /// Whether this reverse operation would act on an element a peer removed (or replaced)
-  /// meanwhile: an ArraySet would then bring back a second value beside the peer's, and a Remove
-  /// would change nothing, so the undo skips both (as Yorkie does: with nothing applied, an undo
-  /// sends no change and pushes no redo step), as it skips operations on removed containers.
+  /// meanwhile: an ArraySet would then bring back a second value beside the peer's, a Remove
+  /// would change nothing, and a Move would move what nobody sees (and name, to peers that
+  /// already purged it, an element they no longer have), so the undo skips them (as Yorkie does:
+  /// with nothing applied, an undo sends no change and pushes no redo step), as it skips
+  /// operations on removed containers.
   package func targetsRemovedElement(in target: CRDTElement) -> Bool {
     switch (self, target.kind) {
-    case (.arraySet(_, let createdAt, _, _), .array(let array)), (.remove(_, let createdAt, _), .array(let array)):
+    case (.arraySet(_, let createdAt, _, _), .array(let array)), (.remove(_, let createdAt, _), .array(let array)),
+      (.move(_, _, let createdAt, _), .array(let array)):
       return array.element(createdAt: createdAt)?.isRemoved ?? true
     case (.remove(_, let createdAt, _), .object(let object)):
       return object.element(createdAt: createdAt)?.isRemoved ?? true
