@@ -3,9 +3,9 @@ import Testing
 
 // What one update collects for its undo step (`HistoryRecording`: captures by operation index,
 // ArraySets' replaced elements, presence) and how a deleted run is captured (inline for one
-// run, an array for two or more). These fields are read and written without the runtime's
-// exclusivity check (see `UpdateContext.historyRecording` and `Document.history`): CI runs
-// this suite under AddressSanitizer with every invariant checked after each mutation (.ci/run).
+// run, an array for two or more): every capture kind in one update, undone and redone to the
+// exact JSON, and a deletion history past the 50-step depth. CI also runs this suite under
+// AddressSanitizer with every invariant checked after each mutation (.ci/run).
 
 @Suite("History: what one update captures")
 struct HistoryCaptureTests {

@@ -70,17 +70,13 @@ public actor Document {
   var recorder: (any ReplicaRecorder)?
   /// What this replica's recent changes edited, for ``DocEvent/overwritten(_:)``.
   var editLog = LocalEditLog()
-  /// The undo and redo stacks (Document+History.swift). `@exclusivity(unchecked)` under the
-  /// actor's rule above: ``History``'s methods call no code outside it (its only closure,
-  /// the pruning's visit, is its own), and an undo reads it from its closures only while no
-  /// modifying access is open. Every update reads it twice and records into it once:
-  /// `automerge_paper_per_change` (Benchmarks/history.md) measured with and without.
-  /// `HistoryCaptureTests` and the other history suites run under AddressSanitizer (.ci/run).
-  @exclusivity(unchecked) var history = History()
+  /// The undo and redo stacks (Document+History.swift). Checked exclusivity: unchecked
+  /// measured faster (Benchmarks/history.md), but no sanitizer test can show a violation.
+  var history = History()
   /// Who follows ``historyStates()``, and the state they were last sent.
   var historySubscribers: [Int: AsyncStream<HistoryState>.Continuation] = [:]
-  /// Read after every update (``publishHistoryState()``): unchecked as ``history`` is.
-  @exclusivity(unchecked) var publishedHistoryState = HistoryState(canUndo: false, canRedo: false)
+  /// Read after every update (``publishHistoryState()``).
+  var publishedHistoryState = HistoryState(canUndo: false, canRedo: false)
 
   /// Creates an empty, detached document.
   public init(key: String) {

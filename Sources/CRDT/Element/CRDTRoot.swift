@@ -108,15 +108,11 @@ package final class CRDTRoot {
   /// The document's size (Yorkie's `getDocSize()`): counted from scratch when the root is built,
   /// then kept up to date by every change (see `CRDTRoot+Size.swift`). Rollback restores it
   /// from the journal (``Journal/noteSizeChange(_:)``).
-  /// `@exclusivity(unchecked)` (the invariant on ``CRDTElement``): every access is an
-  /// assignment or DocSize arithmetic whose operands are computed before it begins; every Set
-  /// and removal changes it (`object_10000`, Benchmarks/history.md).
-  @exclusivity(unchecked) package internal(set) var size = DocSize()
+  package internal(set) var size = DocSize()
   /// How many of the tombstones in `removed` can hold something (objects, arrays, texts,
   /// trees). While there is none, nothing lies inside a removed element, and finding out where
-  /// a change belongs (``isGarbage(_:)``) costs nothing. Unchecked as ``size`` is: counted
-  /// up and down, read by every `isGarbage`.
-  @exclusivity(unchecked) var removedHolders = 0
+  /// a change belongs (``isGarbage(_:)``) costs nothing.
+  var removedHolders = 0
 
   /// The root of `object`'s element tree. `treeGarbage` holds, for trees a snapshot decoder
   /// built (``DocumentSnapshot/treeGarbage``), their ``CRDTTree/gcPairs()`` as found while

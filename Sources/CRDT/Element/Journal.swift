@@ -61,8 +61,7 @@ package final class Journal {
   @exclusivity(unchecked) private var journaledCounter: CRDTCounter?
   /// Where the record of the document's size at the start of the transaction is, once a
   /// change of the size made one (``noteSizeChange(_:)``).
-  /// Unchecked under the journal's rule above: read on every change of the size.
-  @exclusivity(unchecked) private var sizeRecordedAt: Int?
+  private var sizeRecordedAt: Int?
 
   package init() {}
 

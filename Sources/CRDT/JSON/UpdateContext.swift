@@ -21,13 +21,7 @@ package final class UpdateContext {
   /// What the history needs beyond the operations (captures by operation index, empty for
   /// typing; ArraySets' replaced elements; presence), taken whole at the end
   /// (``takeHistoryRecording()``).
-  // @exclusivity(unchecked): the invariant on ``CRDTElement``. Its accesses are an append in
-  // `push`, `pushSet` and `pushEdit` (Array's own code inside, no callout), the swap in
-  // `takeHistoryRecording()`, and the presence's get and set (a copy out, an assignment in):
-  // none is open while other code runs. `HistoryCaptureTests` drives every one of them under
-  // AddressSanitizer (.ci/run). Its checked access was a tenth of what an update that sets one
-  // key 10,000 times spends (`object_10000`, Benchmarks/history.md).
-  @exclusivity(unchecked) private var historyRecording = HistoryRecording()
+  private var historyRecording = HistoryRecording()
   /// The presence keys set with `addToHistory`, with the values they had before the update.
   package var reversePresence: [String: JSONValue?]? {
     get { historyRecording.presence }
@@ -45,12 +39,9 @@ package final class UpdateContext {
   /// The containers this update's operations edited, a run on one container once: the first
   /// inline (a keystroke's update edits one text and allocates nothing for this), the others
   /// in order. What the document's ``LocalEditLog`` keeps.
-  // @exclusivity(unchecked) on the three: the invariant on ``CRDTElement``; `noteEdited` is
-  // their only writer and calls nothing while it holds them. Read on every operation: their
-  // checked accesses were about a tenth of `object_10000` (Benchmarks/history.md).
-  @exclusivity(unchecked) package private(set) var firstEdited: CRDTElement?
-  @exclusivity(unchecked) package private(set) var laterEdited: [TimeTicket] = []
-  @exclusivity(unchecked) private var lastEdited: CRDTElement?
+  package private(set) var firstEdited: CRDTElement?
+  package private(set) var laterEdited: [TimeTicket] = []
+  private var lastEdited: CRDTElement?
   /// False once the update has returned: proxies refuse to work after that.
   @exclusivity(unchecked) package var isActive = true
   /// The first error a non-throwing setter met; `update` throws it and rolls back.

@@ -101,7 +101,7 @@ package final class CRDTText: CRDTElement {
   @exclusivity(unchecked) var removals = PagedArray<PackedTicket>()
   @exclusivity(unchecked) var freeRemovals: [Int32] = []
   /// The liveness steps of pieces revived or removed twice, by handle (CRDTText+Liveness.swift).
-  @exclusivity(unchecked) var livenessSteps: [Int32: [LivenessStep]] = [:]
+  var livenessSteps: [Int32: [LivenessStep]] = [:]
   /// The actors of the text's tickets; a ``PackedTicket`` names one by its index here.
   @exclusivity(unchecked) package private(set) var actors: [ActorID] = [.initial]
   @exclusivity(unchecked) private var actorIndexes: [ActorID: UInt32] = [.initial: 0]
