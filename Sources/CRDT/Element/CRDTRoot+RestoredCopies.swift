@@ -34,6 +34,7 @@ extension CRDTRoot {
   /// The restores a root remembers, as a snapshot carries them: sorted, so that equal roots
   /// encode equal bytes.
   package struct RestoreRecords: Equatable {
+    /// One remembered restore: an element's ticket and the ticket that placed the copy.
     package struct Pair: Equatable {
       /// The restored copy (or, for a skipped creation, the element not created).
       package var element: TimeTicket
@@ -41,11 +42,15 @@ extension CRDTRoot {
       package var placedAt: TimeTicket
     }
 
+    /// ``CRDTRoot/restoredCopies``, sorted by element.
     package var copies: [Pair] = []
+    /// ``CRDTRoot/skippedCreations``, sorted by element.
     package var skipped: [Pair] = []
 
+    /// No restore.
     package init() {}
 
+    /// Whether there is no restore.
     package var isEmpty: Bool { copies.isEmpty && skipped.isEmpty }
   }
 

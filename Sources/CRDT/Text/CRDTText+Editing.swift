@@ -178,8 +178,11 @@ extension CRDTText {
 
   /// An attribute tombstone a style wrote: garbage from `removedAt` on.
   package struct AttributeTombstone {
+    /// The piece's handle.
     package var piece: Int32
+    /// The attribute's key.
     package var key: String
+    /// The tombstone's ticket (the style's, or the revival's it gave way to).
     package var removedAt: TimeTicket
   }
 

@@ -62,10 +62,10 @@ extension CRDTText {
     return slot >= 0 ? [LivenessStep(at: removals[Int(slot)], revives: false)] : []
   }
 
-  /// The latest of `steps` by ticket.
-  private func latest(_ steps: [LivenessStep]) -> LivenessStep? {
+  /// The latest of `steps` by ticket, among those `include` accepts (no array is built).
+  private func latest(_ steps: [LivenessStep], where include: (LivenessStep) -> Bool = { _ in true }) -> LivenessStep? {
     var result: LivenessStep? = nil
-    for step in steps {
+    for step in steps where include(step) {
       if let current = result, !isAfter(step.at, current.at) { continue }
       result = step
     }
@@ -75,7 +75,7 @@ extension CRDTText {
   /// The ticket of piece `handle`'s latest revival, if it has explicit steps and one.
   func latestRevival(of handle: Int32) -> PackedTicket? {
     guard let steps = livenessSteps[handle] else { return nil }
-    return latest(steps.filter(\.revives))?.at
+    return latest(steps, where: \.revives)?.at
   }
 
   /// Whether an author who had seen what `knowledge` holds saw piece `handle` live (rule 3).
@@ -85,9 +85,7 @@ extension CRDTText {
       return slot < 0 || !knowledge.knows(removals[Int(slot)], in: self)
     }
     let steps = livenessSteps[handle]!
-    var seen: [LivenessStep] = []
-    for step in steps where knowledge.knows(step.at, in: self) { seen.append(step) }
-    return latest(seen).map(\.revives) ?? true
+    return latest(steps, where: { knowledge.knows($0.at, in: self) }).map(\.revives) ?? true
   }
 
   /// Records an effective removal of piece `handle` at `removedAt` (rule 3) and brings the
