@@ -5,7 +5,60 @@ import Foundation
 // typing session, and what recording the history costs the typing (history on vs off, side by
 // side in the same run). Figures and commands: Benchmarks/history.md.
 
-let historyCases: [BenchCase] = [undoRedoCase(edits: 10_000, steps: History.maxDepth)]
+let historyCases: [BenchCase] = [
+  undoRedoCase(edits: 10_000, steps: History.maxDepth),
+  historyInterleavedCase(chunk: 1_000),
+]
+
+/// The automerge-paper trace typed one update per transaction into two documents at once, one
+/// recording the history and one not, in turns of `chunk` transactions (which of the two goes
+/// first alternates every turn); each document's CPU time is summed over its turns. The two
+/// separate trace cases (`automerge_paper_per_change` and `_no_history`) run a second apart,
+/// and on a shared machine their ratio swings by tens of percent from one invocation to the
+/// next; interleaved, both documents meet the same load, and the ratio holds still.
+/// `seconds` is the history document's CPU time.
+func historyInterleavedCase(chunk: Int) -> BenchCase {
+  BenchCase(name: "history_interleaved", ops: 259_778, maxRepeats: 3,
+            summary: "type the automerge-paper trace one update per transaction into a document with history and one "
+              + "without, in alternating turns of \(grouped(chunk)) transactions (CPU time of each; their ratio)",
+            trace: "automerge-paper") {
+    let trace = try? TraceLoader.sequential(named: "automerge-paper")
+    return {
+      await guarded {
+        guard let trace else { return .failed("cannot load trace automerge-paper") }
+        let with = Document(key: "trace", recordingHistory: true)
+        let without = Document(key: "trace", recordingHistory: false)
+        for doc in [with, without] {
+          try await doc.setActor(try ActorID(hex: "000000000000000000000001"))
+          try await doc.update { root, _ in try root.setNewText("text").edit(0, 0, trace.startContent) }
+        }
+        var cpu = (with: 0.0, without: 0.0)
+        var turn = 0
+        for start in stride(from: 0, to: trace.txns.count, by: chunk) {
+          let range = start..<min(start + chunk, trace.txns.count)
+          if turn % 2 == 0 {
+            cpu.with += try await with.benchTypeTurn(trace, range)
+            cpu.without += try await without.benchTypeTurn(trace, range)
+          } else {
+            cpu.without += try await without.benchTypeTurn(trace, range)
+            cpu.with += try await with.benchTypeTurn(trace, range)
+          }
+          turn += 1
+        }
+        var checks = Checks()
+        checks.expect(await with.textString() == trace.endContent, "the text with history differs from the trace's endContent")
+        checks.expect(await without.textString() == trace.endContent, "the text without history differs from the trace's endContent")
+        checks.expect(await with.canUndo, "the document with history cannot undo")
+        checks.expect(!(await without.canUndo), "the document without history can undo")
+        return checks.trial(cpu.with, [
+          Field("cpu_seconds", .double(rounded(cpu.with))),
+          Field("no_history_cpu_seconds", .double(rounded(cpu.without))),
+          Field("cpu_over_no_history", .double(rounded(cpu.with / cpu.without, significant: 4))),
+        ])
+      }
+    }
+  }
+}
 
 /// The first `edits` patches of the automerge-paper trace and the texts the undo and redo
 /// must end with, computed on a plain UTF-16 model (never timed).
@@ -37,9 +90,8 @@ func undoRedoCase(edits: Int, steps: Int) -> BenchCase {
         // Alternating which goes first, so that neither always runs on the heap the other left.
         for round in 0..<3 {
           for history in round % 2 == 0 ? [true, false] : [false, true] {
-            let typed = Document(key: "undo")
+            let typed = Document(key: "undo", recordingHistory: history)
             try await typed.setActor(try ActorID(hex: "000000000000000000000001"))
-            if !history { await typed.setHistoryRecording(false) }
             let time = try await typed.benchTyping(input.patches)
             if history {
               withHistory.keepBest(time)
@@ -124,6 +176,23 @@ struct UndoRedoReplay: Sendable {
 }
 
 extension Document {
+  /// Types the transactions `range` of `trace` into the text "text", one update each, as
+  /// `benchTracePerChange` does (the server's acknowledgement simulated every 1,000 changes);
+  /// returns the CPU time this thread spent.
+  func benchTypeTurn(_ trace: SequentialTrace, _ range: Range<Int>) throws -> Double {
+    let cpuStart = threadCPUSeconds()
+    for number in range {
+      try update { root, _ in
+        let text = root.text("text")!
+        for patch in trace.txns[number] { try text.edit(patch.position, patch.position + patch.deleteCount, patch.insert) }
+      }
+      if number % 1000 == 999 {
+        try applyChangePack(ChangePack(key: key, checkpoint: Checkpoint(serverSeq: 0, clientSeq: UInt32(number + 2)), changes: []))
+      }
+    }
+    return threadCPUSeconds() - cpuStart
+  }
+
   /// Types `patches` into a new text "text", one update each, as `benchTracePerChange` does
   /// (the server's acknowledgement simulated every 1,000 changes); times the whole loop.
   func benchTyping(_ patches: [Patch]) throws -> TypingTime {

@@ -54,6 +54,13 @@ func processCPUSeconds() -> Double {
   return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
 }
 
+/// The CPU time of the calling thread (an actor's turn runs on one thread).
+func threadCPUSeconds() -> Double {
+  var time = timespec()
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+  return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+}
+
 /// Timestamps taken at every hundredth of a loop: the per-op cost of the first and the last
 /// tenth (an O(n) operation shows up as last ≫ first) and the spread of the 100 windows.
 struct Deciles {

@@ -152,9 +152,8 @@ func sequentialTraceCase(name: String, trace traceName: String, history: Bool = 
     return {
       await guarded {
         guard let trace else { return .failed("cannot load trace \(traceName)") }
-        let doc = Document(key: "trace")
+        let doc = Document(key: "trace", recordingHistory: history)
         try await doc.setActor(try ActorID(hex: "000000000000000000000001"))
-        if !history { await doc.setHistoryRecording(false) }
         let times = try await doc.benchTracePerChange(trace, label: name)
         var checks = Checks()
         checks.expect(await doc.textString() == trace.endContent, "final text differs from the trace's endContent")

@@ -17,6 +17,14 @@ extension Document {
   public func garbageCollect(minSyncedVersionVector: VersionVector) -> Int {
     defer { verifyInvariants(after: "garbage collection") }
     editLog.forget(seenThrough: minSyncedVersionVector[changeID.actorID] ?? 0)
+    return collectGarbage(minSyncedVersionVector)
+  }
+
+  /// Purges what `minSyncedVersionVector` says every replica has seen removed. The history
+  /// first reads the characters its steps removed and have not read yet: the purge may take
+  /// the pieces that hold them (``HistoryCapture/RemovedRun``).
+  func collectGarbage(_ minSyncedVersionVector: VersionVector) -> Int {
+    history.readRemovedContent(in: root)
     return root.garbageCollect(minSyncedVersionVector)
   }
 

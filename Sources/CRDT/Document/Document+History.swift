@@ -69,9 +69,12 @@ extension Document {
   /// Sends the history's state to ``historyStates()`` subscribers when it differs from the
   /// last one sent. Called wherever the stacks may have changed; two comparisons otherwise.
   func publishHistoryState() {
-    let state = history.state
-    guard state != publishedHistoryState else { return }
-    publishedHistoryState = state
+    if let state = history.unpublishedState() { publish(state) }
+  }
+
+  /// Sends `state` to the ``historyStates()`` subscribers.
+  func publish(_ state: HistoryState) {
+    guard !historySubscribers.isEmpty else { return }
     for continuation in historySubscribers.values { continuation.yield(state) }
   }
 
@@ -79,13 +82,6 @@ extension Document {
   public func clearHistory() {
     history.clear()
     publishHistoryState()
-  }
-
-  /// Turns recording of undo steps on or off (on by default). Only for comparing the cost of
-  /// the history in benchmarks; turning it off also empties the stacks.
-  package func setHistoryRecording(_ on: Bool) {
-    history.clear()
-    history.isRecording = on
   }
 
   /// The depth of the undo and redo stacks (tests).
@@ -96,23 +92,26 @@ extension Document {
   package var historyAliasCount: Int { history.aliasCount }
 
   /// Puts the step of a change this replica just recorded on the right stack.
-  func recordHistory(of change: Change, context: UpdateContext, kind: LocalChangeKind) {
+  ///
+  /// - Returns: the Undo/Redo state to publish, when it changed (after the change's events).
+  func recordHistory(of change: Change, context: UpdateContext, kind: LocalChangeKind) -> HistoryState? {
     // The context's own flag (a constant, read without an access check) says whether the
-    // history recorded: ``update(message:_:)`` sets it from `history.isRecording`, and an undo
+    // history recorded: ``update(message:_:)`` sets it from ``recordsHistory``, and an undo
     // or a redo runs only with a step, which only a recording history holds.
-    guard context.recordsHistory else { return }
+    guard context.recordsHistory else { return nil }
     let recording = context.takeHistoryRecording()
     let step = HistoryStep(operations: change.operations, captures: recording.captures, presence: recording.presence)
     switch kind {
     case .update:
-      // (ArraySets' replaced elements are collected by the context as it ran: an update
-      // without one spends nothing on them.)
-      history.recordUpdate(consume step, replaced: recording.replacedElements)
+      // One access to the history for the push and the state. (ArraySets' replaced elements
+      // are collected by the context as it ran: an update without one spends nothing on them.)
+      return history.recordUpdate(consume step, replaced: recording.replacedElements)
     case .undo:
       if !step.isEmpty { history.pushRedo(step) }
     case .redo:
       if !step.isEmpty { history.pushUndo(step) }
     }
+    return history.unpublishedState()
   }
 
   /// Undoes or redoes the top step: its reverse operations, newest first, run as a new change.
@@ -124,10 +123,11 @@ extension Document {
       throw YorkieError(.documentDetached, "document \"\(key)\" is no longer attached (\(ending)): an undo would reach no one")
     }
     let popped = kind == .undo ? history.popUndo() : history.popRedo()
-    guard let step = popped else {
+    guard var step = popped else {
       throw kind == .undo ? YorkieError(.nothingToUndo, "there is no update to undo")
         : YorkieError(.nothingToRedo, "there is no undone update to redo")
     }
+    history.readRemovedContent(of: &step, in: root)
     let context = UpdateContext(root: root, journal: journal, nextID: changeID.next(), describing: hasSubscribers,
                                 recordsHistory: true, replaysHistory: true)
     let presence = Presence(context: context, data: presenceMap[changeID.actorID] ?? [:])

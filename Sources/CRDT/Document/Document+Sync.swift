@@ -141,7 +141,7 @@ extension Document {
     checkpoint = checkpoint.forwarded(to: pack.checkpoint)
     if let vector = pack.versionVector {
       editLog.forget(seenThrough: vector[changeID.actorID] ?? 0)
-      _ = root.garbageCollect(vector)
+      _ = collectGarbage(vector)
       verifyInvariants(after: "garbage collection of a change pack")
     }
     if pack.isRemoved && status != .removed {

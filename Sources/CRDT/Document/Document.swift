@@ -71,16 +71,27 @@ public actor Document {
   /// What this replica's recent changes edited, for ``DocEvent/overwritten(_:)``.
   var editLog = LocalEditLog()
   /// The undo and redo stacks (Document+History.swift). Checked exclusivity: unchecked
-  /// measured faster (Benchmarks/history.md), but no sanitizer test can show a violation.
+  /// measured faster (Benchmarks/history.md), but no sanitizer test can show a violation, so
+  /// an update accesses it once (``History/recordUpdate(_:replaced:)``).
   var history = History()
-  /// Who follows ``historyStates()``, and the state they were last sent.
+  /// Whether updates record undo steps: always, but for benchmarks that compare against no
+  /// history (``init(key:recordingHistory:)``). A constant: read per update without an access check.
+  let recordsHistory: Bool
+  /// Who follows ``historyStates()``.
   var historySubscribers: [Int: AsyncStream<HistoryState>.Continuation] = [:]
-  /// Read after every update (``publishHistoryState()``).
-  var publishedHistoryState = HistoryState(canUndo: false, canRedo: false)
 
   /// Creates an empty, detached document.
   public init(key: String) {
     self.key = key
+    recordsHistory = true
+  }
+
+  /// Creates an empty, detached document that records no undo steps when `recordingHistory`
+  /// is false: only for benchmarks measuring what the history costs (``undo()`` then always
+  /// throws `nothingToUndo`).
+  package init(key: String, recordingHistory: Bool) {
+    self.key = key
+    recordsHistory = recordingHistory
   }
 
   // MARK: - Editing
@@ -120,7 +131,7 @@ public actor Document {
         "document \"\(key)\" is no longer attached (\(ending)): an edit would reach no one; attach a new Document with this key")
     }
     let context = UpdateContext(root: root, journal: journal, nextID: changeID.next(), describing: !subscribers.isEmpty,
-                                recordsHistory: history.isRecording)
+                                recordsHistory: recordsHistory)
     let presence = Presence(context: context, data: presenceMap[changeID.actorID] ?? [:])
     let result: Result
     do {
@@ -184,7 +195,7 @@ public actor Document {
     if hasOperations, let first = context.firstEdited {
       editLog.record(lamport: change.id.lamport, first: first.createdAt, later: context.laterEdited)
     }
-    recordHistory(of: change, context: context, kind: kind)
+    let historyState = recordHistory(of: change, context: context, kind: kind)
     let (author, clientSeq) = (change.id.actorID, change.id.clientSeq)
     localChanges.append(consume change)
     var events: [DocEvent] = []
@@ -198,7 +209,7 @@ public actor Document {
       }
     }
     emit(events)
-    publishHistoryState()
+    if let historyState { publish(historyState) }
     localChangeObserver?()
     return true
   }

@@ -33,9 +33,9 @@ package enum HistoryCapture: Sendable {
   case replacedElement(ElementSnapshot)
   /// A text edit that removed one run of characters (a keystroke's deletion): the run, by
   /// identity, held inline so that capturing it allocates no array (Benchmarks/history.md).
-  case removedRun(RestoreSpan)
+  case removedRun(RemovedRun)
   /// A text edit that removed two runs or more: the characters, by identity.
-  case removedText([RestoreSpan])
+  case removedText([RemovedRun])
   /// A style: each restyled run of characters with the values its styled keys had (nil: unset).
   case previousStyles([StyleRun])
   /// A tree edit reversed by identity (Yorkie's tree restore spans): the nodes it took from
@@ -55,15 +55,67 @@ package enum HistoryCapture: Sendable {
   /// The operation changed nothing (a Remove of what a peer removed first): no reverse.
   case nothing
 
-  /// The characters a text edit removed (``removedRun(_:)`` or ``removedText(_:)``), as the
-  /// restore spans of its reverse; nil for any other capture.
-  package var removedSpans: [RestoreSpan]? {
+  /// Whether it holds characters a text edit removed (``removedRun(_:)`` or ``removedText(_:)``).
+  package var isRemovedText: Bool {
     switch self {
-    case .removedRun(let span): return [span]
-    case .removedText(let spans): return spans
+    case .removedRun, .removedText: return true
+    case .replacedValue, .replacedPrimitive, .removedMember, .removedElement, .previousAnchor, .replacedElement,
+      .previousStyles, .treeSpans, .treeSplit, .treeBoundary, .previousTreeStyles, .nothing:
+      return false
+    }
+  }
+
+  /// The characters a text edit removed (``removedRun(_:)`` or ``removedText(_:)``); nil for
+  /// any other capture.
+  package var removedRuns: [RemovedRun]? {
+    switch self {
+    case .removedRun(let run): return [run]
+    case .removedText(let runs): return runs
     case .replacedValue, .replacedPrimitive, .removedMember, .removedElement, .previousAnchor, .replacedElement,
       .previousStyles, .treeSpans, .treeSplit, .treeBoundary, .previousTreeStyles, .nothing:
       return nil
+    }
+  }
+
+  /// Characters a text edit removed, by identity: offsets `start..<end` of the insertion
+  /// `createdAt`, with the attributes they had then. Their content is not copied when they are
+  /// removed (a deleted character would cost a string per keystroke): the removed piece still
+  /// holds it, and it is read when the undo needs it, or earlier, when garbage collection is
+  /// about to purge the piece (``History/readRemovedContent(_:)``). Invariant: a run whose
+  /// ``content`` is nil names characters no garbage collection has purged since it was captured.
+  package struct RemovedRun: Sendable, Equatable {
+    package var createdAt: TimeTicket
+    package var start: Int32
+    package var end: Int32
+    /// The piece that held exactly these characters when they were removed: where they are
+    /// read from while it still does (checked, by identity), without a lookup.
+    package var piece: Int32
+    /// The attributes the characters had when removed; nil when they had none.
+    package var attributes: [String: String]?
+    /// The characters, once read; nil until then.
+    package var content: String?
+
+    package init(createdAt: TimeTicket, start: Int32, end: Int32, piece: Int32, attributes: [String: String]?, content: String? = nil) {
+      self.createdAt = createdAt
+      self.start = start
+      self.end = end
+      self.piece = piece
+      self.attributes = attributes
+      self.content = content
+    }
+
+    /// The run's characters: ``content`` when read, else read from `text` now (nil when `text`
+    /// no longer holds them all, which the invariant above rules out).
+    package func characters(in text: CRDTText?) -> String? {
+      if let content { return content }
+      return text?.content(ofInsertion: createdAt, from: start, to: end, hint: piece)
+    }
+
+    /// The restore span that revives (or recreates) the run, nil when its characters cannot be
+    /// read (see ``characters(in:)``).
+    package func restoreSpan(in text: CRDTText?) -> RestoreSpan? {
+      guard let characters = characters(in: text) else { return nil }
+      return RestoreSpan(createdAt: createdAt, start: start, end: end, content: characters, attributes: attributes ?? [:])
     }
   }
 
@@ -92,11 +144,53 @@ package enum HistoryCapture: Sendable {
 package struct HistoryStep: Sendable {
   package var operations: OperationList
   /// Captures by operation index, in order; operations without one need none.
-  package var captures: [IndexedCapture]
+  package private(set) var captures: [IndexedCapture]
   /// The presence keys an update set with `addToHistory`, with the values they had (nil: absent).
   package var presence: [String: JSONValue?]?
+  /// Whether a capture holds removed characters not read yet (``HistoryCapture/RemovedRun``).
+  package private(set) var holdsUnreadRemovals: Bool
+
+  /// An empty step (what a slot of the undo ring holds when no step is in it).
+  package init() {
+    self.init(operations: OperationList(), captures: [], presence: nil)
+  }
+
+  package init(operations: OperationList, captures: [IndexedCapture], presence: [String: JSONValue?]?) {
+    var removes = false
+    for indexed in captures where indexed.capture.isRemovedText {
+      removes = true
+      break
+    }
+    self.operations = operations
+    self.captures = captures
+    self.presence = presence
+    holdsUnreadRemovals = removes
+  }
 
   package var isEmpty: Bool { operations.isEmpty && presence == nil }
+
+  /// Reads the characters of the removed runs its captures hold but have not read: `read`
+  /// reads a run from the text its operation edited (named by the operation's ticket).
+  mutating func readRemovedContent(_ read: (TimeTicket, HistoryCapture.RemovedRun) -> String?) {
+    guard holdsUnreadRemovals else { return }
+    for position in captures.indices {
+      let parent = operations[captures[position].index].parentCreatedAt
+      switch captures[position].capture {
+      case .removedRun(var run):
+        guard run.content == nil else { continue }
+        run.content = read(parent, run)
+        captures[position].capture = .removedRun(run)
+      case .removedText(var runs):
+        guard runs.contains(where: { $0.content == nil }) else { continue }
+        for index in runs.indices where runs[index].content == nil { runs[index].content = read(parent, runs[index]) }
+        captures[position].capture = .removedText(runs)
+      case .replacedValue, .replacedPrimitive, .removedMember, .removedElement, .previousAnchor, .replacedElement,
+        .previousStyles, .treeSpans, .treeSplit, .treeBoundary, .previousTreeStyles, .nothing:
+        continue
+      }
+    }
+    holdsUnreadRemovals = false
+  }
 
   /// The capture of the operation at `index` of ``operations``. A named struct rather than a
   /// tuple: an array of tuples is destroyed through the runtime's tuple metadata, looked up
@@ -138,13 +232,20 @@ package struct HistoryRecording: Sendable {
 /// The undo and redo stacks of one replica (Yorkie's `History`): at most ``maxDepth`` steps
 /// each, the oldest dropped first. The history lives as long as its ``Document``: it is not
 /// stored, not sent, and a snapshot that replaces the content clears it (as in Yorkie).
+///
+/// Every update records a step, so recording is one mutating call (``recordUpdate(_:replaced:)``)
+/// that also says whether the Undo/Redo flags changed: each access to the document's history
+/// is checked, and the step goes into a slot of a ring allocated once, without an optional
+/// around it (an optional step was moved and destroyed through the runtime's generic value
+/// witnesses, looked up per keystroke: Benchmarks/history.md).
 package struct History: Sendable {
   /// Yorkie's `MaxUndoRedoStackDepth`.
   package static let maxDepth = 50
 
-  /// The undo stack as a ring: pushing the 51st step overwrites the oldest without moving the
+  /// The undo stack as a ring of ``maxDepth`` slots (allocated by the first push; a slot not in
+  /// use holds an empty step): pushing the 51st step overwrites the oldest without moving the
   /// others (a keystroke pushes a step; shifting 50 entries each time would show).
-  private var undoRing: [HistoryStep?] = []
+  private var undoRing: [HistoryStep] = []
   private var undoStart = 0
   private(set) var undoCount = 0
   private var redoStack: [HistoryStep] = []
@@ -160,8 +261,12 @@ package struct History: Sendable {
   private var aliasLimit = History.minimumAliasLimit
   /// The smallest ``aliasLimit``: what the map may hold before a pruning walks the steps.
   package static let minimumAliasLimit = 64
-  /// False only for benchmarks comparing against no history (``DocumentOptions``).
-  package var isRecording = true
+  /// The state ``Document/historyStates()`` subscribers were last sent (or would have been:
+  /// it follows the stacks whether or not anyone listens).
+  private var published = HistoryState(canUndo: false, canRedo: false)
+  /// Whether a kept step holds removed text whose characters were not read yet
+  /// (``HistoryCapture/RemovedRun``): garbage collection must read them before it purges.
+  private(set) var holdsUnreadRemovals = false
 
   package init() {}
 
@@ -171,32 +276,42 @@ package struct History: Sendable {
   /// The redo stack's depth (tests).
   package var redoCount: Int { redoStack.count }
 
+  /// The state to send to ``Document/historyStates()`` subscribers, when it changed since the
+  /// last one this returned; nil otherwise.
+  package mutating func unpublishedState() -> HistoryState? {
+    let state = self.state
+    guard state != published else { return nil }
+    published = state
+    return state
+  }
+
   /// Records an update: its step goes on the undo stack, and, when it changed the content, the
   /// redo stack is emptied (Yorkie clears it when the update has operation infos). A local
   /// ArraySet replaces its target by a new element, which older steps name by the old one:
-  /// `replaced` is noted before the push, whose pruning then counts them. One mutating call
-  /// for all of it: each access to the document's history is checked.
-  package mutating func recordUpdate(_ step: consuming HistoryStep, replaced: [HistoryRecording.ReplacedElement] = []) {
-    guard isRecording else { return }
+  /// `replaced` is noted before the push, whose pruning then counts them.
+  ///
+  /// - Returns: the new Undo/Redo state when it changed (``unpublishedState()``).
+  package mutating func recordUpdate(_ step: consuming HistoryStep, replaced: [HistoryRecording.ReplacedElement] = []) -> HistoryState? {
     for element in replaced { alias(element.old, to: element.new) }
     if !step.operations.isEmpty, !redoStack.isEmpty { redoStack.removeAll() }
     if !step.isEmpty { pushUndo(consume step) }
     forgetAliasesIfEmpty()
+    return unpublishedState()
   }
 
   package mutating func pushUndo(_ step: consuming HistoryStep) {
-    if undoRing.isEmpty { undoRing = Array(repeating: nil, count: History.maxDepth) }
-    let slot: Int
+    if step.holdsUnreadRemovals { holdsUnreadRemovals = true }
+    if undoRing.isEmpty { undoRing = Array(repeating: HistoryStep(), count: History.maxDepth) }
+    var slot = undoStart + undoCount
+    if slot >= History.maxDepth { slot -= History.maxDepth }
     if undoCount == History.maxDepth {
-      slot = undoStart
-      undoStart = (undoStart + 1) % History.maxDepth
+      undoStart = slot + 1 == History.maxDepth ? 0 : slot + 1
     } else {
-      slot = (undoStart + undoCount) % History.maxDepth
       undoCount += 1
     }
-    // Swapped in rather than assigned: an assignment copied the step (twice, through its
-    // value witnesses) and then destroyed the copies, per keystroke (Benchmarks/history.md).
-    var incoming: HistoryStep? = consume step
+    // Swapped in rather than assigned: an assignment copied the step and then destroyed the
+    // copy, per keystroke (Benchmarks/history.md). The step it displaces goes with `incoming`.
+    var incoming = consume step
     swap(&undoRing[slot], &incoming)
     if aliases.count > aliasLimit { pruneAliases() }
   }
@@ -204,18 +319,62 @@ package struct History: Sendable {
   package mutating func popUndo() -> HistoryStep? {
     guard undoCount > 0 else { return nil }
     undoCount -= 1
-    var taken: HistoryStep? = nil
-    swap(&taken, &undoRing[(undoStart + undoCount) % History.maxDepth])
+    var slot = undoStart + undoCount
+    if slot >= History.maxDepth { slot -= History.maxDepth }
+    var taken = HistoryStep()
+    swap(&taken, &undoRing[slot])
     return taken
   }
 
   package mutating func pushRedo(_ step: consuming HistoryStep) {
+    if step.holdsUnreadRemovals { holdsUnreadRemovals = true }
     if redoStack.count >= History.maxDepth { redoStack.removeFirst() }
     redoStack.append(consume step)
     if aliases.count > aliasLimit { pruneAliases() }
   }
 
   package mutating func popRedo() -> HistoryStep? { redoStack.popLast() }
+
+  /// Reads the characters of every removed run a kept step holds but has not read, while the
+  /// texts still hold them: the document calls it before garbage collection purges anything,
+  /// which keeps the invariant of ``HistoryCapture/RemovedRun``. Nothing to do (one flag read)
+  /// when no step was pushed with unread runs since the last call.
+  ///
+  /// Each run is read from the text its operation names, through the aliases (an undo may have
+  /// restored the text as a copy), and from the original when the copy does not hold it.
+  package mutating func readRemovedContent(in root: CRDTRoot) {
+    guard holdsUnreadRemovals else { return }
+    let read = contentReader(root)
+    for offset in 0..<undoCount {
+      var slot = undoStart + offset
+      if slot >= History.maxDepth { slot -= History.maxDepth }
+      undoRing[slot].readRemovedContent(read)
+    }
+    for index in redoStack.indices { redoStack[index].readRemovedContent(read) }
+    holdsUnreadRemovals = false
+  }
+
+  /// Reads the characters of the removed runs `step` (popped, on neither stack) holds but has
+  /// not read: before its reverse is built, which then finds them read whatever text it
+  /// restores into.
+  package func readRemovedContent(of step: inout HistoryStep, in root: CRDTRoot) {
+    step.readRemovedContent(contentReader(root))
+  }
+
+  /// Reads a removed run of the text named `parent` from that text as it lives on now (through
+  /// the aliases), else from the original (an undo may have restored the text as a copy that
+  /// does not hold the removed pieces, while the original, removed, still does).
+  private func contentReader(_ root: CRDTRoot) -> (TimeTicket, HistoryCapture.RemovedRun) -> String? {
+    let aliases = self.aliases
+    return { parent, run in
+      let resolved = History.resolve(parent, in: aliases)
+      for ticket in resolved == parent ? [parent] : [resolved, parent] {
+        guard case .text(let text)? = root.element(ticket)?.kind else { continue }
+        if let characters = run.characters(in: text) { return characters }
+      }
+      return nil
+    }
+  }
 
   /// The number of aliases kept (tests: it stays bounded however many undos ran).
   package var aliasCount: Int { aliases.count }
@@ -250,6 +409,7 @@ package struct History: Sendable {
     redoStack = []
     aliases = [:]
     aliasLimit = History.minimumAliasLimit
+    holdsUnreadRemovals = false
   }
 
   /// Keeps only the aliases of tickets a kept step names, each now pointing straight at the
@@ -263,7 +423,7 @@ package struct History: Sendable {
     func visit(_ ticket: TimeTicket) {
       if kept[ticket] == nil, current[ticket] != nil { kept[ticket] = History.resolve(ticket, in: current) }
     }
-    for offset in 0..<undoCount { undoRing[(undoStart + offset) % History.maxDepth]?.forEachNamedTicket(visit) }
+    for offset in 0..<undoCount { undoRing[(undoStart + offset) % History.maxDepth].forEachNamedTicket(visit) }
     for step in redoStack { step.forEachNamedTicket(visit) }
     aliases = kept
     aliasLimit = max(History.minimumAliasLimit, 2 * kept.count)

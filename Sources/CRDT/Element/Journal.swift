@@ -171,6 +171,26 @@ package final class Journal {
     }
   }
 
+  /// Calls `body` with each piece a text removal record since `savepoint` took from live to
+  /// removed (a removal record whose previous removal is nil), oldest first, and its text:
+  /// what the history reads after a deletion. Matched where the records lie, binding only
+  /// the text's index and the handle: copying each record out (as ``forEachTextRecord(since:_:)``
+  /// does) retained and released its payload per record.
+  package func forEachRemovedPiece(since savepoint: Savepoint, _ body: (CRDTText, Int32) -> Void) {
+    var position = savepoint.count
+    while position < count {
+      let chunk = position / Journal.chunkSize
+      if chunk < fullChunks.count {
+        if case .text(let held, .removal(let handle, nil)) = fullChunks[chunk][position % Journal.chunkSize] {
+          body(heldTexts[held], handle)
+        }
+      } else if case .text(let held, .removal(let handle, nil)) = records[position - fullChunks.count * Journal.chunkSize] {
+        body(heldTexts[held], handle)
+      }
+      position += 1
+    }
+  }
+
   /// Records `counter`'s value unless this transaction already recorded it last.
   @inline(__always) package func appendCounterValue(_ counter: CRDTCounter) {
     if journaledCounter === counter { return }

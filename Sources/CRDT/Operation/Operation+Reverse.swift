@@ -64,28 +64,49 @@ extension Operation {
   }
 
   /// The characters that the removal records since `savepoint` name (pieces live before: a
-  /// removal record whose previous removal is nil), by identity, with their content and
-  /// attributes. One run (a keystroke's deletion, most deletions) is held inline
-  /// (``HistoryCapture/removedRun(_:)``): no array to allocate, fill and free per deletion.
+  /// removal record whose previous removal is nil), by identity, with their attributes; their
+  /// content is read later (``HistoryCapture/RemovedRun``). One run (a keystroke's deletion,
+  /// most deletions) is held inline (``HistoryCapture/removedRun(_:)``): no array to allocate,
+  /// fill and free per deletion.
   package static func removedText(in journal: Journal, since savepoint: Journal.Savepoint) -> HistoryCapture? {
-    var first: RestoreSpan? = nil
-    var spans: [RestoreSpan] = []
-    journal.forEachTextRecord(since: savepoint) { text, record in
-      guard case .removal(let handle, nil) = record else { return }
+    var first: HistoryCapture.RemovedRun? = nil
+    var runs: [HistoryCapture.RemovedRun] = []
+    journal.forEachRemovedPiece(since: savepoint) { text, handle in
       let node = text.node(handle)
-      var attributes: [String: String] = [:]
-      for entry in text.attributes(of: handle)?.entries ?? [] where !entry.isRemoved { attributes[entry.key] = entry.value }
-      let span = RestoreSpan(createdAt: node.id.createdAt, start: node.id.offset, end: node.id.offset + node.length,
-                             content: text.content(of: handle), attributes: attributes)
+      var attributes: [String: String]? = nil
+      if let stored = text.attributes(of: handle) {
+        var live: [String: String] = [:]
+        for entry in stored.entries where !entry.isRemoved { live[entry.key] = entry.value }
+        if !live.isEmpty { attributes = live }
+      }
+      let run = HistoryCapture.RemovedRun(createdAt: node.id.createdAt, start: node.id.offset, end: node.id.offset + node.length,
+                                          piece: handle, attributes: attributes)
       if let first {
-        if spans.isEmpty { spans.append(first) }
-        spans.append(span)
+        if runs.isEmpty { runs.append(first) }
+        runs.append(run)
       } else {
-        first = span
+        first = run
       }
     }
     guard let first else { return nil }
-    return spans.isEmpty ? .removedRun(first) : .removedText(spans)
+    return runs.isEmpty ? .removedRun(first) : .removedText(runs)
+  }
+
+  /// The restore spans that bring back the characters a deletion removed (`capture`'s
+  /// ``HistoryCapture/removedRuns``), their content read from `text` where the step has not read
+  /// it. A run whose characters cannot be read is left out: the history reads every run before
+  /// garbage collection purges (``History/readRemovedContent(in:)``), so none is, and an undo
+  /// that cannot restore some characters restores the others rather than failing.
+  private static func restoreSpans(_ capture: HistoryCapture?, text: CRDTText?) -> [RestoreSpan] {
+    guard let runs = capture?.removedRuns else { return [] }
+    var spans: [RestoreSpan] = []
+    spans.reserveCapacity(runs.count)
+    for run in runs {
+      let span = run.restoreSpan(in: text)
+      assert(span != nil, "removed characters \(run.createdAt) \(run.start)..<\(run.end) were purged before the history read them")
+      if let span { spans.append(span) }
+    }
+    return spans
   }
 
   /// Each restyled live piece, by identity, with the values `keys` had on it before.
@@ -138,7 +159,8 @@ extension Operation {
 
   /// The operations that undo this one, to run in order, with placeholder tickets
   /// (``restamped(_:issue:resolve:)`` gives them the undo change's). Empty when it has none.
-  /// `text` finds a text as it is now (a Style's reverse positions are taken from it).
+  /// `text` finds a text as it is now (a Style's reverse positions are taken from it, and the
+  /// characters a deletion removed are read from it when the step has not read them yet).
   package func reverse(capture: HistoryCapture?, text: (TimeTicket) -> CRDTText?) -> [Operation] {
     let none = TimeTicket.initial
     switch self {
@@ -176,7 +198,7 @@ extension Operation {
       default: return []
       }
     case .edit(let edit):
-      let removed = capture?.removedSpans ?? []
+      let removed = Operation.restoreSpans(capture, text: text(edit.parentCreatedAt))
       let count = Int32(edit.content.utf16.count)
       let inserted = count == 0 ? [] : [RestoreSpan(createdAt: edit.executedAt, start: 0, end: count, content: edit.content,
                                                     attributes: edit.attributes ?? [:])]
@@ -185,7 +207,8 @@ extension Operation {
                            restoreMode: .restore, retombstoneSpans: inserted, executedAt: none)]
     case .restoreEdit(let parent, let from, _, let restoreSpans, let restoreMode, let retombstoneSpans, _):
       if restoreSpans.isEmpty && retombstoneSpans.isEmpty {
-        guard let spans = capture?.removedSpans else { return [] }
+        let spans = Operation.restoreSpans(capture, text: text(parent))
+        guard !spans.isEmpty else { return [] }
         return [.restoreEdit(parentCreatedAt: parent, from: from, to: from, restoreSpans: spans, restoreMode: .restore,
                              retombstoneSpans: [], executedAt: none)]
       }

@@ -167,6 +167,35 @@ extension CRDTText {
     return result
   }
 
+  /// The characters `start..<end` of the insertion `createdAt`, live or removed; nil when the
+  /// text no longer holds them all (garbage collection purged some). `hint` is a piece that
+  /// may hold them all (a deletion's, see ``HistoryCapture/RemovedRun``): it is checked by
+  /// identity (a purged piece's slot is cleared, and a reused one holds another insertion), and
+  /// the insertion's pieces are looked up only when it no longer does (a piece split since).
+  package func content(ofInsertion createdAt: TimeTicket, from start: Int32, to end: Int32, hint: Int32) -> String? {
+    guard start < end else { return start == end ? "" : nil }
+    if hint >= 0, Int(hint) < arena.count, let packed = packIfKnown(createdAt) {
+      let piece = arena[Int(hint)]
+      if piece.createdAt == packed, piece.offset <= start, end <= piece.offset + piece.length {
+        let first = Int(piece.start + (start - piece.offset))
+        return string(ofUnits: first..<first + Int(end - start))
+      }
+    }
+    var units: [UInt16] = []
+    units.reserveCapacity(Int(end - start))
+    var cursor = start
+    for handle in piecesOverlapping(createdAt, start, end) {
+      let piece = arena[Int(handle)]
+      guard piece.offset <= cursor else { return nil }
+      let upper = Swift.min(end, piece.offset + piece.length)
+      let first = Int(piece.start + (cursor - piece.offset))
+      units.append(contentsOf: buffer[first..<first + Int(upper - cursor)])
+      cursor = upper
+    }
+    guard cursor == end else { return nil }
+    return String(decoding: units, as: UTF16.self)
+  }
+
   /// The piece of insertion `createdAt` whose range holds `offset`, live or removed.
   func pieceCovering(_ createdAt: TimeTicket, _ offset: Int32) -> Int32? {
     var handle = firstPiece(of: createdAt) ?? -1

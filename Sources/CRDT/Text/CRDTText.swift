@@ -325,7 +325,12 @@ package final class CRDTText: CRDTElement {
   /// The content of a piece.
   package func content(of handle: Int32) -> String {
     let node = arena[Int(handle)]
-    let units = buffer[Int(node.start)..<Int(node.start + node.length)]
+    return string(ofUnits: Int(node.start)..<Int(node.start + node.length))
+  }
+
+  /// The characters of ``buffer``'s units `range`, as a string.
+  func string(ofUnits range: Range<Int>) -> String {
+    let units = buffer[range]
     // ASCII (most pieces): the units are the UTF-8 bytes, copied straight into the string
     // (no buffer for 15 bytes or fewer). Decoding UTF-16 goes through the standard library's
     // generic transcoder, which allocates: it was most of what the history's capture of a
