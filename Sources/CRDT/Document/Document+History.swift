@@ -99,16 +99,19 @@ extension Document {
     // history recorded: ``update(message:_:)`` sets it from ``recordsHistory``, and an undo
     // or a redo runs only with a step, which only a recording history holds.
     guard context.recordsHistory else { return nil }
-    let recording = context.takeHistoryRecording()
-    let step = HistoryStep(operations: change.operations, captures: recording.captures, presence: recording.presence)
+    var recording = HistoryRecording()
+    context.takeHistoryRecording(into: &recording)
     switch kind {
     case .update:
-      // One access to the history for the push and the state. (ArraySets' replaced elements
-      // are collected by the context as it ran: an update without one spends nothing on them.)
-      return history.recordUpdate(consume step, replaced: recording.replacedElements)
+      // One access to the history for the push and the state, the step written in place.
+      // (ArraySets' replaced elements are collected by the context as it ran: an update
+      // without one spends nothing on them.)
+      return history.recordUpdate(operations: change.operations, recording: &recording)
     case .undo:
+      let step = HistoryStep(operations: change.operations, recording: recording)
       if !step.isEmpty { history.pushRedo(step) }
     case .redo:
+      let step = HistoryStep(operations: change.operations, recording: recording)
       if !step.isEmpty { history.pushUndo(step) }
     }
     return history.unpublishedState()

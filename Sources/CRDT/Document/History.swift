@@ -144,7 +144,7 @@ package enum HistoryCapture: Sendable {
 package struct HistoryStep: Sendable {
   package var operations: OperationList
   /// Captures by operation index, in order; operations without one need none.
-  package private(set) var captures: [IndexedCapture]
+  package private(set) var captures: CaptureList
   /// The presence keys an update set with `addToHistory`, with the values they had (nil: absent).
   package var presence: [String: JSONValue?]?
   /// Whether a capture holds removed characters not read yet (``HistoryCapture/RemovedRun``).
@@ -152,19 +152,31 @@ package struct HistoryStep: Sendable {
 
   /// An empty step (what a slot of the undo ring holds when no step is in it).
   package init() {
-    self.init(operations: OperationList(), captures: [], presence: nil)
+    operations = OperationList()
+    captures = CaptureList()
+    presence = nil
+    holdsUnreadRemovals = false
   }
 
-  package init(operations: OperationList, captures: [IndexedCapture], presence: [String: JSONValue?]?) {
-    var removes = false
-    for indexed in captures where indexed.capture.isRemovedText {
-      removes = true
-      break
-    }
+  /// The step of an update that executed `operations` and collected `recording`. Inlined, and
+  /// with every part moved in: out of line, the optimizer built the step aside, copied it into
+  /// place and destroyed the original (a retain and a release per part, per keystroke).
+  @inline(__always) package init(operations: OperationList, recording: consuming HistoryRecording) {
     self.operations = operations
+    holdsUnreadRemovals = recording.removesText
+    presence = recording.presence.take()
+    var captures = CaptureList()
+    swap(&captures, &recording.captures)
     self.captures = captures
-    self.presence = presence
-    holdsUnreadRemovals = removes
+  }
+
+  /// Makes this step (a slot of the undo ring) the step of `operations` and `recording`,
+  /// whose parts are swapped in: `recording` is left with this step's old parts.
+  @inline(__always) mutating func replace(operations: OperationList, recording: inout HistoryRecording) {
+    self.operations = operations
+    swap(&captures, &recording.captures)
+    swap(&presence, &recording.presence)
+    holdsUnreadRemovals = recording.removesText
   }
 
   package var isEmpty: Bool { operations.isEmpty && presence == nil }
@@ -204,6 +216,40 @@ package struct HistoryStep: Sendable {
       self.capture = capture
     }
   }
+
+  /// The captures of a step, in order: the first held inline, the others in an array. Most
+  /// updates that capture anything capture once (a keystroke's deletion, a Set): they then
+  /// allocate no array, to fill per update and free when the step leaves the ring.
+  package struct CaptureList: RandomAccessCollection, MutableCollection, Sendable {
+    private var first: IndexedCapture?
+    private var rest: [IndexedCapture] = []
+
+    package init() {}
+
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { first == nil ? 0 : 1 + rest.count }
+
+    package subscript(position: Int) -> IndexedCapture {
+      get {
+        precondition(position >= 0 && position < endIndex, "CaptureList index \(position) out of range")
+        return position == 0 ? first! : rest[position - 1]
+      }
+      set {
+        precondition(position >= 0 && position < endIndex, "CaptureList index \(position) out of range")
+        if position == 0 { first = newValue } else { rest[position - 1] = newValue }
+      }
+    }
+
+    /// Appends a capture (its operation index must follow the last one's).
+    package mutating func append(_ capture: IndexedCapture) {
+      if first == nil { first = capture } else { rest.append(capture) }
+    }
+
+    /// Removes the last capture (there must be one).
+    package mutating func removeLast() {
+      if rest.isEmpty { first = nil } else { rest.removeLast() }
+    }
+  }
 }
 
 /// What an update collects for its undo step as it runs, besides its operations: one stored
@@ -213,7 +259,9 @@ package struct HistoryStep: Sendable {
 /// the per-change profile, taking one costs one.
 package struct HistoryRecording: Sendable {
   /// Captures by operation index, in order (see ``HistoryStep/captures``).
-  package var captures: [HistoryStep.IndexedCapture] = []
+  package fileprivate(set) var captures = HistoryStep.CaptureList()
+  /// Whether a capture holds removed text (``HistoryCapture/isRemovedText``).
+  package fileprivate(set) var removesText = false
   /// The elements this update's ArraySets replaced (older steps name them): empty for an
   /// update with no ArraySet, so that the history spends nothing on them for the others.
   package var replacedElements: [ReplacedElement] = []
@@ -221,6 +269,18 @@ package struct HistoryRecording: Sendable {
   package var presence: [String: JSONValue?]?
 
   package init() {}
+
+  /// Appends the capture of the operation at `index` (after the last one's).
+  @inline(__always) package mutating func append(_ indexed: HistoryStep.IndexedCapture) {
+    if !removesText && indexed.capture.isRemovedText { removesText = true }
+    captures.append(indexed)
+  }
+
+  /// Removes the last capture (there must be one): its operation failed.
+  package mutating func removeLastCapture() {
+    captures.removeLast()
+    removesText = captures.contains { $0.capture.isRemovedText }
+  }
 
   /// An element an ArraySet replaced, and the element now in its place.
   package struct ReplacedElement: Sendable {
@@ -285,22 +345,33 @@ package struct History: Sendable {
     return state
   }
 
-  /// Records an update: its step goes on the undo stack, and, when it changed the content, the
-  /// redo stack is emptied (Yorkie clears it when the update has operation infos). A local
-  /// ArraySet replaces its target by a new element, which older steps name by the old one:
-  /// `replaced` is noted before the push, whose pruning then counts them.
+  /// Records an update that executed `operations` and collected `recording`: its step goes
+  /// on the undo stack, and, when it changed the content, the redo stack is emptied (Yorkie
+  /// clears it when the update has operation infos). A local ArraySet replaces its target by a
+  /// new element, which older steps name by the old one: the recording's replaced elements are
+  /// noted before the push, whose pruning then counts them.
+  ///
+  /// The step is written into its slot of the ring part by part, `recording`'s parts swapped
+  /// in (it is left with the parts of the step the slot held, if any, to destroy): built as a
+  /// value and passed in, the step was copied and destroyed on the way, each part retained and
+  /// released, per keystroke (Benchmarks/history.md).
   ///
   /// - Returns: the new Undo/Redo state when it changed (``unpublishedState()``).
-  package mutating func recordUpdate(_ step: consuming HistoryStep, replaced: [HistoryRecording.ReplacedElement] = []) -> HistoryState? {
-    for element in replaced { alias(element.old, to: element.new) }
-    if !step.operations.isEmpty, !redoStack.isEmpty { redoStack.removeAll() }
-    if !step.isEmpty { pushUndo(consume step) }
+  package mutating func recordUpdate(operations: OperationList, recording: inout HistoryRecording) -> HistoryState? {
+    for element in recording.replacedElements { alias(element.old, to: element.new) }
+    if !operations.isEmpty, !redoStack.isEmpty { redoStack.removeAll() }
+    if !operations.isEmpty || recording.presence != nil {
+      if recording.removesText { holdsUnreadRemovals = true }
+      undoRing[nextUndoSlot()].replace(operations: operations, recording: &recording)
+      if aliases.count > aliasLimit { pruneAliases() }
+    }
     forgetAliasesIfEmpty()
     return unpublishedState()
   }
 
-  package mutating func pushUndo(_ step: consuming HistoryStep) {
-    if step.holdsUnreadRemovals { holdsUnreadRemovals = true }
+  /// The slot of the undo ring the next step goes into, counted in: past the newest step, or
+  /// the oldest's when the stack is full (which drops the oldest). Allocates the ring first.
+  private mutating func nextUndoSlot() -> Int {
     if undoRing.isEmpty { undoRing = Array(repeating: HistoryStep(), count: History.maxDepth) }
     var slot = undoStart + undoCount
     if slot >= History.maxDepth { slot -= History.maxDepth }
@@ -309,10 +380,15 @@ package struct History: Sendable {
     } else {
       undoCount += 1
     }
+    return slot
+  }
+
+  package mutating func pushUndo(_ step: consuming HistoryStep) {
+    if step.holdsUnreadRemovals { holdsUnreadRemovals = true }
     // Swapped in rather than assigned: an assignment copied the step and then destroyed the
-    // copy, per keystroke (Benchmarks/history.md). The step it displaces goes with `incoming`.
+    // copy. The step it displaces goes with `incoming`.
     var incoming = consume step
-    swap(&undoRing[slot], &incoming)
+    swap(&undoRing[nextUndoSlot()], &incoming)
     if aliases.count > aliasLimit { pruneAliases() }
   }
 

@@ -173,21 +173,31 @@ package final class Journal {
 
   /// Calls `body` with each piece a text removal record since `savepoint` took from live to
   /// removed (a removal record whose previous removal is nil), oldest first, and its text:
-  /// what the history reads after a deletion. Matched where the records lie, binding only
-  /// the text's index and the handle: copying each record out (as ``forEachTextRecord(since:_:)``
-  /// does) retained and released its payload per record.
+  /// what the history reads after a deletion. Each record is read where it lies (borrowed):
+  /// copying it out, as ``forEachTextRecord(since:_:)`` does, retained and released its payload.
   package func forEachRemovedPiece(since savepoint: Savepoint, _ body: (CRDTText, Int32) -> Void) {
     var position = savepoint.count
     while position < count {
       let chunk = position / Journal.chunkSize
-      if chunk < fullChunks.count {
-        if case .text(let held, .removal(let handle, nil)) = fullChunks[chunk][position % Journal.chunkSize] {
-          body(heldTexts[held], handle)
-        }
-      } else if case .text(let held, .removal(let handle, nil)) = records[position - fullChunks.count * Journal.chunkSize] {
-        body(heldTexts[held], handle)
-      }
+      let found = chunk < fullChunks.count ? Journal.removedPiece(fullChunks[chunk][position % Journal.chunkSize])
+        : Journal.removedPiece(records[position - fullChunks.count * Journal.chunkSize])
+      if let found { body(heldTexts[found.text], found.piece) }
       position += 1
+    }
+  }
+
+  /// A piece a text removal record took from live to removed, and its text's index in
+  /// ``heldTexts``.
+  private struct RemovedPiece {
+    var text: Int32
+    var piece: Int32
+  }
+
+  /// The piece `record` took from live to removed, if it is such a record.
+  @inline(__always) private static func removedPiece(_ record: borrowing Record) -> RemovedPiece? {
+    switch record {
+    case .text(let held, .removal(let handle, nil)): return RemovedPiece(text: held, piece: handle)
+    default: return nil
     }
   }
 

@@ -91,7 +91,7 @@ package final class UpdateContext {
     if describes { infos.append(contentsOf: result) }
     if recordsHistory {
       if let capture = before.take() ?? traced.take() ?? operation.captureAfterExecution(journal: journal, since: savepoint, target: target) {
-        historyRecording.captures.append(HistoryStep.IndexedCapture(index: operationCount, capture: capture))
+        historyRecording.append(HistoryStep.IndexedCapture(index: operationCount, capture: capture))
         if case .arraySet(_, let createdAt, let value, _) = operation {
           historyRecording.replacedElements.append(HistoryRecording.ReplacedElement(old: createdAt, new: value.createdAt))
         }
@@ -146,13 +146,13 @@ package final class UpdateContext {
     // straight into the list (a capture held aside was copied into it through its outlined
     // copy and then destroyed, per Set: Benchmarks/history.md), and taken back if the Set fails.
     if recordsHistory {
-      historyRecording.captures.append(HistoryStep.IndexedCapture(index: operationCount, capture: .replaced(object.get(key))))
+      historyRecording.append(HistoryStep.IndexedCapture(index: operationCount, capture: .replaced(object.get(key))))
     }
     let result: [OperationInfo]
     do {
       result = try Operation.applySet(object, key, element, executedAt: element.createdAt, root: root, journal: journal, mode: mode)
     } catch {
-      if recordsHistory { historyRecording.captures.removeLast() }
+      if recordsHistory { historyRecording.removeLastCapture() }
       throw error
     }
     if describes { infos.append(contentsOf: result) }
@@ -195,7 +195,7 @@ package final class UpdateContext {
     }
     if describes { infos.append(contentsOf: result) }
     if recordsHistory, from != to, let removed = Operation.removedText(in: journal, since: savepoint) {
-      historyRecording.captures.append(HistoryStep.IndexedCapture(index: operationCount, capture: removed))
+      historyRecording.append(HistoryStep.IndexedCapture(index: operationCount, capture: removed))
     }
     noteEdited(text)
     if operationCount == 0 {
@@ -248,10 +248,8 @@ package final class UpdateContext {
 
   /// What the update collected for its undo step, moved out of the context (which is left
   /// with nothing): one access instead of one per part.
-  package func takeHistoryRecording() -> HistoryRecording {
-    var taken = HistoryRecording()
-    swap(&taken, &historyRecording)
-    return taken
+  package func takeHistoryRecording(into recording: inout HistoryRecording) {
+    swap(&recording, &historyRecording)
   }
 
   /// The operations recorded, moved out of the context (which is left with none).

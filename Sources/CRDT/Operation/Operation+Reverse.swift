@@ -71,25 +71,33 @@ extension Operation {
   package static func removedText(in journal: Journal, since savepoint: Journal.Savepoint) -> HistoryCapture? {
     var first: HistoryCapture.RemovedRun? = nil
     var runs: [HistoryCapture.RemovedRun] = []
+    var count = 0
     journal.forEachRemovedPiece(since: savepoint) { text, handle in
-      let node = text.node(handle)
+      // The piece as stored: only its insertion's ticket is unpacked (``CRDTText/node(_:)``
+      // would unpack its removal too), and attributes are read only when it has some.
+      let piece = text.arena[Int(handle)]
       var attributes: [String: String]? = nil
-      if let stored = text.attributes(of: handle) {
+      if piece.attributes >= 0, let stored = text.attributes(of: handle) {
         var live: [String: String] = [:]
         for entry in stored.entries where !entry.isRemoved { live[entry.key] = entry.value }
         if !live.isEmpty { attributes = live }
       }
-      let run = HistoryCapture.RemovedRun(createdAt: node.id.createdAt, start: node.id.offset, end: node.id.offset + node.length,
-                                          piece: handle, attributes: attributes)
-      if let first {
-        if runs.isEmpty { runs.append(first) }
-        runs.append(run)
+      let run = HistoryCapture.RemovedRun(createdAt: text.unpack(piece.createdAt), start: piece.offset,
+                                          end: piece.offset + piece.length, piece: handle, attributes: attributes)
+      // Moved, never copied, in the one-run case.
+      if count == 0 {
+        first = consume run
       } else {
-        first = run
+        if count == 1, let only = first.take() { runs.append(only) }
+        runs.append(run)
       }
+      count += 1
     }
-    guard let first else { return nil }
-    return runs.isEmpty ? .removedRun(first) : .removedText(runs)
+    switch count {
+    case 0: return nil
+    case 1: return first.take().map { .removedRun($0) }
+    default: return .removedText(runs)
+    }
   }
 
   /// The restore spans that bring back the characters a deletion removed (`capture`'s
