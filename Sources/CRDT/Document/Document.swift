@@ -70,10 +70,22 @@ public actor Document {
   var recorder: (any ReplicaRecorder)?
   /// What this replica's recent changes edited, for ``DocEvent/overwritten(_:)``.
   var editLog = LocalEditLog()
-  /// The undo and redo stacks (Document+History.swift). Checked exclusivity: unchecked
-  /// measured faster (Benchmarks/history.md), but no sanitizer test can show a violation, so
-  /// an update accesses it once (``History/recordUpdate(_:replaced:)``).
+  #if CRDT_INTERNAL_CHECKS
+  /// The undo and redo stacks (Document+History.swift), with every access checked at run time:
+  /// the build `.ci/run` tests under AddressSanitizer enforces the invariant stated below.
   var history = History()
+  #else
+  /// The undo and redo stacks (Document+History.swift). An update accesses them once
+  /// (``History/recordUpdate(operations:recording:)``), and that access is not checked at run
+  /// time (a thread-local lookup per access: `history_interleaved` in Benchmarks/history.md).
+  /// Invariant, as for the elements (see ``CRDTElement``): the document's actor owns them, no
+  /// ``History`` method calls code outside it (the closures it takes are its own callers', which
+  /// never touch the history: pruning's visit, the removed-text reader), and an undo reads them
+  /// from its closures only while no modifying access is open. The build with
+  /// `CRDT_INTERNAL_CHECKS` checks every access, and `.ci/run` runs the suites in it, under
+  /// AddressSanitizer: an access that broke the invariant there stops the run.
+  @exclusivity(unchecked) var history = History()
+  #endif
   /// Whether updates record undo steps: always, but for benchmarks that compare against no
   /// history (``init(key:recordingHistory:)``). A constant: read per update without an access check.
   let recordsHistory: Bool

@@ -221,33 +221,39 @@ package struct HistoryStep: Sendable {
   /// updates that capture anything capture once (a keystroke's deletion, a Set): they then
   /// allocate no array, to fill per update and free when the step leaves the ring.
   package struct CaptureList: RandomAccessCollection, MutableCollection, Sendable {
-    private var first: IndexedCapture?
+    /// The first capture when ``count`` is 1 or more, else a placeholder. Not an optional: an
+    /// optional capture was tested and moved through the runtime's generic value witnesses.
+    private var first = IndexedCapture(index: -1, capture: .nothing)
     private var rest: [IndexedCapture] = []
+    package private(set) var count = 0
 
     package init() {}
 
     package var startIndex: Int { 0 }
-    package var endIndex: Int { first == nil ? 0 : 1 + rest.count }
+    package var endIndex: Int { count }
 
     package subscript(position: Int) -> IndexedCapture {
       get {
-        precondition(position >= 0 && position < endIndex, "CaptureList index \(position) out of range")
-        return position == 0 ? first! : rest[position - 1]
+        precondition(position >= 0 && position < count, "CaptureList index \(position) out of range")
+        return position == 0 ? first : rest[position - 1]
       }
       set {
-        precondition(position >= 0 && position < endIndex, "CaptureList index \(position) out of range")
+        precondition(position >= 0 && position < count, "CaptureList index \(position) out of range")
         if position == 0 { first = newValue } else { rest[position - 1] = newValue }
       }
     }
 
     /// Appends a capture (its operation index must follow the last one's).
-    package mutating func append(_ capture: IndexedCapture) {
-      if first == nil { first = capture } else { rest.append(capture) }
+    @inline(__always) package mutating func append(_ capture: consuming IndexedCapture) {
+      if count == 0 { first = capture } else { rest.append(capture) }
+      count += 1
     }
 
     /// Removes the last capture (there must be one).
     package mutating func removeLast() {
-      if rest.isEmpty { first = nil } else { rest.removeLast() }
+      precondition(count > 0, "CaptureList is empty")
+      if count == 1 { first = IndexedCapture(index: -1, capture: .nothing) } else { rest.removeLast() }
+      count -= 1
     }
   }
 }
@@ -271,8 +277,8 @@ package struct HistoryRecording: Sendable {
   package init() {}
 
   /// Appends the capture of the operation at `index` (after the last one's).
-  @inline(__always) package mutating func append(_ indexed: HistoryStep.IndexedCapture) {
-    if !removesText && indexed.capture.isRemovedText { removesText = true }
+  @inline(__always) package mutating func append(_ indexed: consuming HistoryStep.IndexedCapture) {
+    if indexed.capture.isRemovedText { removesText = true }
     captures.append(indexed)
   }
 
