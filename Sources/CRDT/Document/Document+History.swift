@@ -99,6 +99,9 @@ extension Document {
     // history recorded: ``update(message:_:)`` sets it from ``recordsHistory``, and an undo
     // or a redo runs only with a step, which only a recording history holds.
     guard context.recordsHistory else { return nil }
+    if kind == .update && !context.hasHistoryRecording {
+      return history.recordUpdate(operations: change.operations)
+    }
     var recording = HistoryRecording()
     context.takeHistoryRecording(into: &recording)
     switch kind {

@@ -179,6 +179,14 @@ package struct HistoryStep: Sendable {
     holdsUnreadRemovals = recording.removesText
   }
 
+  /// Makes this step (a slot of the undo ring) the step of `operations` alone.
+  @inline(__always) mutating func replace(operations: OperationList) {
+    self.operations = operations
+    if !captures.isEmpty { captures = CaptureList() }
+    if presence != nil { presence = nil }
+    holdsUnreadRemovals = false
+  }
+
   package var isEmpty: Bool { operations.isEmpty && presence == nil }
 
   /// Reads the characters of the removed runs its captures hold but have not read: `read`
@@ -275,6 +283,9 @@ package struct HistoryRecording: Sendable {
   package var presence: [String: JSONValue?]?
 
   package init() {}
+
+  /// Whether the update collected nothing besides its operations (typing an insertion).
+  package var isEmpty: Bool { captures.isEmpty && replacedElements.isEmpty && presence == nil }
 
   /// Appends the capture of the operation at `index` (after the last one's).
   @inline(__always) package mutating func append(_ indexed: consuming HistoryStep.IndexedCapture) {
@@ -375,9 +386,22 @@ package struct History: Sendable {
     return unpublishedState()
   }
 
+  /// Records an update that executed `operations` and collected nothing else (typing an
+  /// insertion): as ``recordUpdate(operations:recording:)`` with an empty recording, without
+  /// one to move in and destroy.
+  package mutating func recordUpdate(operations: OperationList) -> HistoryState? {
+    if !operations.isEmpty {
+      if !redoStack.isEmpty { redoStack.removeAll() }
+      undoRing[nextUndoSlot()].replace(operations: operations)
+      if aliases.count > aliasLimit { pruneAliases() }
+    }
+    forgetAliasesIfEmpty()
+    return unpublishedState()
+  }
+
   /// The slot of the undo ring the next step goes into, counted in: past the newest step, or
   /// the oldest's when the stack is full (which drops the oldest). Allocates the ring first.
-  private mutating func nextUndoSlot() -> Int {
+  @inline(__always) private mutating func nextUndoSlot() -> Int {
     if undoRing.isEmpty { undoRing = Array(repeating: HistoryStep(), count: History.maxDepth) }
     var slot = undoStart + undoCount
     if slot >= History.maxDepth { slot -= History.maxDepth }

@@ -257,6 +257,9 @@ package final class UpdateContext {
 
   /// What the update collected for its undo step, moved out of the context (which is left
   /// with nothing): one access instead of one per part.
+  /// Whether the update collected anything for its undo step besides its operations.
+  package var hasHistoryRecording: Bool { !historyRecording.isEmpty }
+
   package func takeHistoryRecording(into recording: inout HistoryRecording) {
     swap(&recording, &historyRecording)
   }
