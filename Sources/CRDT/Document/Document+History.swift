@@ -141,8 +141,8 @@ extension Document {
     var nextCapture = step.captures.count - 1
     for index in step.operations.indices.reversed() {
       var capture: HistoryCapture? = nil
-      while nextCapture >= 0 && step.captures[nextCapture].index > index { nextCapture -= 1 }
-      if nextCapture >= 0 && step.captures[nextCapture].index == index { capture = step.captures[nextCapture].capture }
+      while nextCapture >= 0 && step.captures.operationIndex(at: nextCapture) > index { nextCapture -= 1 }
+      if nextCapture >= 0 && step.captures.operationIndex(at: nextCapture) == index { capture = step.captures[nextCapture].capture }
       let templates = step.operations[index].reverse(capture: capture) { createdAt in
         guard case .text(let text) = root.element(history.resolve(createdAt))?.kind else { return nil }
         return text

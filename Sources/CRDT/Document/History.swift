@@ -251,6 +251,12 @@ package struct HistoryStep: Sendable {
       }
     }
 
+    /// The operation index of the capture at `position`, read without copying the capture.
+    package func operationIndex(at position: Int) -> Int {
+      precondition(position >= 0 && position < count, "CaptureList index \(position) out of range")
+      return position == 0 ? first.index : rest[position - 1].index
+    }
+
     /// Appends a capture (its operation index must follow the last one's).
     @inline(__always) package mutating func append(_ capture: consuming IndexedCapture) {
       if count == 0 { first = capture } else { rest.append(capture) }
@@ -464,6 +470,7 @@ package struct History: Sendable {
   /// not read: before its reverse is built, which then finds them read whatever text it
   /// restores into.
   package func readRemovedContent(of step: inout HistoryStep, in root: CRDTRoot) {
+    guard step.holdsUnreadRemovals else { return }
     step.readRemovedContent(contentReader(root))
   }
 
@@ -474,11 +481,9 @@ package struct History: Sendable {
     let aliases = self.aliases
     return { parent, run in
       let resolved = History.resolve(parent, in: aliases)
-      for ticket in resolved == parent ? [parent] : [resolved, parent] {
-        guard case .text(let text)? = root.element(ticket)?.kind else { continue }
-        if let characters = run.characters(in: text) { return characters }
-      }
-      return nil
+      if case .text(let text)? = root.element(resolved)?.kind, let characters = run.characters(in: text) { return characters }
+      guard resolved != parent, case .text(let text)? = root.element(parent)?.kind else { return nil }
+      return run.characters(in: text)
     }
   }
 
