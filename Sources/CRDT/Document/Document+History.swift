@@ -111,11 +111,9 @@ extension Document {
       // without one spends nothing on them.)
       return history.recordUpdate(operations: change.operations, recording: &recording)
     case .undo:
-      let step = HistoryStep(operations: change.operations, recording: recording)
-      if !step.isEmpty { history.pushRedo(step) }
+      history.pushRedo(operations: change.operations, recording: &recording)
     case .redo:
-      let step = HistoryStep(operations: change.operations, recording: recording)
-      if !step.isEmpty { history.pushUndo(step) }
+      history.pushUndo(operations: change.operations, recording: &recording)
     }
     return history.unpublishedState()
   }

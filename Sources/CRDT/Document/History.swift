@@ -158,18 +158,6 @@ package struct HistoryStep: Sendable {
     holdsUnreadRemovals = false
   }
 
-  /// The step of an update that executed `operations` and collected `recording`. Inlined, and
-  /// with every part moved in: out of line, the optimizer built the step aside, copied it into
-  /// place and destroyed the original (a retain and a release per part, per keystroke).
-  @inline(__always) package init(operations: OperationList, recording: consuming HistoryRecording) {
-    self.operations = operations
-    holdsUnreadRemovals = recording.removesText
-    presence = recording.presence.take()
-    var captures = CaptureList()
-    swap(&captures, &recording.captures)
-    self.captures = captures
-  }
-
   /// Makes this step (a slot of the undo ring) the step of `operations` and `recording`,
   /// whose parts are swapped in: `recording` is left with this step's old parts.
   @inline(__always) mutating func replace(operations: OperationList, recording: inout HistoryRecording) {
@@ -383,13 +371,30 @@ package struct History: Sendable {
   package mutating func recordUpdate(operations: OperationList, recording: inout HistoryRecording) -> HistoryState? {
     for element in recording.replacedElements { alias(element.old, to: element.new) }
     if !operations.isEmpty, !redoStack.isEmpty { redoStack.removeAll() }
-    if !operations.isEmpty || recording.presence != nil {
-      if recording.removesText { holdsUnreadRemovals = true }
-      undoRing[nextUndoSlot()].replace(operations: operations, recording: &recording)
-      if aliases.count > aliasLimit { pruneAliases() }
-    }
+    pushUndo(operations: operations, recording: &recording)
     forgetAliasesIfEmpty()
     return unpublishedState()
+  }
+
+  /// Pushes the step of `operations` and `recording` on the undo stack (a redo's, or an
+  /// update's), written into its slot in place (see ``recordUpdate(operations:recording:)``).
+  /// A step that would change nothing is not pushed.
+  package mutating func pushUndo(operations: OperationList, recording: inout HistoryRecording) {
+    guard !operations.isEmpty || recording.presence != nil else { return }
+    if recording.removesText { holdsUnreadRemovals = true }
+    undoRing[nextUndoSlot()].replace(operations: operations, recording: &recording)
+    if aliases.count > aliasLimit { pruneAliases() }
+  }
+
+  /// Pushes the step of an undo's change on the redo stack, written in place. A step that
+  /// would change nothing is not pushed.
+  package mutating func pushRedo(operations: OperationList, recording: inout HistoryRecording) {
+    guard !operations.isEmpty || recording.presence != nil else { return }
+    if recording.removesText { holdsUnreadRemovals = true }
+    if redoStack.count >= History.maxDepth { redoStack.removeFirst() }
+    redoStack.append(HistoryStep())
+    redoStack[redoStack.count - 1].replace(operations: operations, recording: &recording)
+    if aliases.count > aliasLimit { pruneAliases() }
   }
 
   /// Records an update that executed `operations` and collected nothing else (typing an

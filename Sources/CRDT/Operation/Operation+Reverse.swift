@@ -105,12 +105,20 @@ extension Operation {
   /// it. A run whose characters cannot be read is left out: the history reads every run before
   /// garbage collection purges (``History/readRemovedContent(in:)``), so none is, and an undo
   /// that cannot restore some characters restores the others rather than failing.
-  private static func restoreSpans(_ capture: HistoryCapture?, text: CRDTText?) -> [RestoreSpan] {
+  private static func restoreSpans(_ capture: HistoryCapture?, text: () -> CRDTText?) -> [RestoreSpan] {
     guard let runs = capture?.removedRuns else { return [] }
     var spans: [RestoreSpan] = []
     spans.reserveCapacity(runs.count)
+    // Looked up only for a run not read yet (the replay reads them first: see
+    // ``History/readRemovedContent(of:in:)``): a lookup per undone edit showed in `undo_redo`.
+    var container: CRDTText? = nil
+    var lookedUp = false
     for run in runs {
-      let span = run.restoreSpan(in: text)
+      if run.content == nil && !lookedUp {
+        container = text()
+        lookedUp = true
+      }
+      let span = run.restoreSpan(in: container)
       assert(span != nil, "removed characters \(run.createdAt) \(run.start)..<\(run.end) were purged before the history read them")
       if let span { spans.append(span) }
     }
@@ -206,7 +214,7 @@ extension Operation {
       default: return []
       }
     case .edit(let edit):
-      let removed = Operation.restoreSpans(capture, text: text(edit.parentCreatedAt))
+      let removed = Operation.restoreSpans(capture) { text(edit.parentCreatedAt) }
       let count = Int32(edit.content.utf16.count)
       let inserted = count == 0 ? [] : [RestoreSpan(createdAt: edit.executedAt, start: 0, end: count, content: edit.content,
                                                     attributes: edit.attributes ?? [:])]
@@ -215,7 +223,7 @@ extension Operation {
                            restoreMode: .restore, retombstoneSpans: inserted, executedAt: none)]
     case .restoreEdit(let parent, let from, _, let restoreSpans, let restoreMode, let retombstoneSpans, _):
       if restoreSpans.isEmpty && retombstoneSpans.isEmpty {
-        let spans = Operation.restoreSpans(capture, text: text(parent))
+        let spans = Operation.restoreSpans(capture) { text(parent) }
         guard !spans.isEmpty else { return [] }
         return [.restoreEdit(parentCreatedAt: parent, from: from, to: from, restoreSpans: spans, restoreMode: .restore,
                              retombstoneSpans: [], executedAt: none)]
