@@ -370,7 +370,7 @@ package struct History: Sendable {
   /// - Returns: the new Undo/Redo state when it changed (``unpublishedState()``).
   package mutating func recordUpdate(operations: OperationList, recording: inout HistoryRecording) -> HistoryState? {
     for element in recording.replacedElements { alias(element.old, to: element.new) }
-    if !operations.isEmpty, !redoStack.isEmpty { redoStack.removeAll() }
+    if !operations.isEmpty, !redoStack.isEmpty { redoStack.removeAll(keepingCapacity: true) }
     pushUndo(operations: operations, recording: &recording)
     forgetAliasesIfEmpty()
     return unpublishedState()
@@ -392,6 +392,9 @@ package struct History: Sendable {
     guard !operations.isEmpty || recording.presence != nil else { return }
     if recording.removesText { holdsUnreadRemovals = true }
     if redoStack.count >= History.maxDepth { redoStack.removeFirst() }
+    // Its buffer is kept when a new update empties it: a series of undos after typing does
+    // not grow it again from one step, copying the steps at each doubling.
+    if redoStack.capacity < History.maxDepth { redoStack.reserveCapacity(History.maxDepth) }
     redoStack.append(HistoryStep())
     redoStack[redoStack.count - 1].replace(operations: operations, recording: &recording)
     if aliases.count > aliasLimit { pruneAliases() }
@@ -402,7 +405,7 @@ package struct History: Sendable {
   /// one to move in and destroy.
   package mutating func recordUpdate(operations: OperationList) -> HistoryState? {
     if !operations.isEmpty {
-      if !redoStack.isEmpty { redoStack.removeAll() }
+      if !redoStack.isEmpty { redoStack.removeAll(keepingCapacity: true) }
       undoRing[nextUndoSlot()].replace(operations: operations)
       if aliases.count > aliasLimit { pruneAliases() }
     }
