@@ -10,12 +10,14 @@ extension Operation {
     // Spans name pieces by identity: the change must have seen every insertion it names
     // (Yorkie's validateRestoreIdentities). This replica's own edit knows everything.
     if let knowledge = mode.authorVector {
-      for span in restoreSpans + retombstoneSpans {
+      func checkKnown(_ span: RestoreSpan) throws(YorkieError) {
         guard let known = knowledge[span.createdAt.actorID], known >= span.createdAt.lamport else {
           throw YorkieError(.unknownRestoreIdentity,
                             "restore span \(span.createdAt) names an insertion its change had not seen")
         }
       }
+      for span in restoreSpans { try checkKnown(span) }
+      for span in retombstoneSpans { try checkKnown(span) }
     }
     if restoreSpans.isEmpty && retombstoneSpans.isEmpty {
       let edit = Operation.edit(parentCreatedAt: parentCreatedAt, from: from, to: to, content: "", attributes: nil, executedAt: executedAt)
@@ -31,7 +33,7 @@ extension Operation {
       let result = text.retombstone(removing, executedAt: executedAt, authorVector: mode.authorVector, journal: journal,
                                     wantsIndexes: mode.describes)
       registerSplitGarbage(of: text, in: root, journal: journal)
-      if !result.removed.isEmpty { root.noteTextGarbage(text) }
+      if result.removedCount > 0 { root.noteTextGarbage(text) }
       for range in result.ranges { changes.append((range.from, range.to, "")) }
     }
     // 2. Revive what it removed. Parts split off a tombstone stay garbage (registered here);

@@ -7,7 +7,8 @@ extension CRDTText {
   /// be a range inside an insertion (not the head's), and every span that may have to be
   /// recreated must carry exactly `end - start` UTF-16 units of content.
   package static func validate(restoring: [RestoreSpan], removing: [RestoreSpan]) throws(YorkieError) {
-    for span in restoring + removing {
+    // Each list on its own: concatenated, an undo allocated an array to check one span.
+    func checkRange(_ span: RestoreSpan) throws(YorkieError) {
       guard span.createdAt != .initial else {
         throw YorkieError(.invalidWireData, "a restore span cannot name the head of a text (\(span.createdAt))")
       }
@@ -15,6 +16,8 @@ extension CRDTText {
         throw YorkieError(.invalidWireData, "restore span \(span.createdAt) has the invalid range \(span.start)..<\(span.end)")
       }
     }
+    for span in restoring { try checkRange(span) }
+    for span in removing { try checkRange(span) }
     for span in restoring where span.content.utf16.count != Int(span.end - span.start) {
       throw YorkieError(.invalidWireData,
                         "restore span \(span.createdAt) \(span.start)..<\(span.end) carries \(span.content.utf16.count) UTF-16 units of content")
@@ -27,36 +30,42 @@ extension CRDTText {
   /// (CRDTText+Liveness.swift; `authorVector` nil: this replica's own, which saw everything).
   /// Purged characters are skipped.
   ///
-  /// - Returns: the pieces removed (for garbage collection) and, when `wantsIndexes`, the visible
-  ///   range each occupied just before its removal.
+  /// - Returns: the number of pieces removed (for garbage collection) and, when `wantsIndexes`,
+  ///   the visible range each occupied just before its removal.
   package func retombstone(_ spans: [RestoreSpan], executedAt: TimeTicket, authorVector: VersionVector?, journal: Journal,
-                           wantsIndexes: Bool) -> (removed: [Int32], ranges: [(from: Int, to: Int)]) {
+                           wantsIndexes: Bool) -> (removedCount: Int, ranges: [(from: Int, to: Int)]) {
     splitGarbage.removeAll(keepingCapacity: true)
-    var removed: [Int32] = []
+    var removedCount = 0
     var ranges: [(from: Int, to: Int)] = []
     var knowledge = authorVector.map(Knowledge.init)
-    for span in spans {
-      for piece in piecesOverlapping(span.createdAt, span.start, span.end) {
-        // Decided on the whole piece before splitting it: its parts share its steps.
-        if var known = knowledge {
-          let live = sawLive(piece, knowledge: &known)
-          knowledge = known
-          guard live else { continue }
-        } else if arena[Int(piece)].isRemoved {
-          continue  // this replica's own redo: only what it shows
-        }
-        let pieceStart = arena[Int(piece)].offset
-        let pieceEnd = pieceStart + arena[Int(piece)].length
-        let wasRemoved = arena[Int(piece)].isRemoved
-        let target = isolate(piece, from: Swift.max(pieceStart, span.start), to: Swift.min(pieceEnd, span.end), journal: journal)
-        let from = wantsIndexes && !wasRemoved ? index.offset(of: target) : 0
-        if applyEffectiveRemoval(target, at: executedAt, journal: journal) {
-          if wantsIndexes { ranges.append((from, from + Int(arena[Int(target)].length))) }
-          removed.append(target)
-        }
+    func removeAgain(_ piece: Int32, _ span: RestoreSpan) {
+      // Decided on the whole piece before splitting it: its parts share its steps.
+      if var known = knowledge {
+        let live = sawLive(piece, knowledge: &known)
+        knowledge = known
+        guard live else { return }
+      } else if arena[Int(piece)].isRemoved {
+        return  // this replica's own redo: only what it shows
+      }
+      let pieceStart = arena[Int(piece)].offset
+      let pieceEnd = pieceStart + arena[Int(piece)].length
+      let wasRemoved = arena[Int(piece)].isRemoved
+      let target = isolate(piece, from: Swift.max(pieceStart, span.start), to: Swift.min(pieceEnd, span.end), journal: journal)
+      let from = wantsIndexes && !wasRemoved ? index.offset(of: target) : 0
+      if applyEffectiveRemoval(target, at: executedAt, journal: journal) {
+        if wantsIndexes { ranges.append((from, from + Int(arena[Int(target)].length))) }
+        removedCount += 1
       }
     }
-    return (removed, ranges)
+    for span in spans {
+      // One piece holding the whole span (an undo of typing): no list of pieces to allocate.
+      if let only = onlyPieceOverlapping(span.createdAt, span.start, span.end) {
+        removeAgain(only, span)
+      } else {
+        for piece in piecesOverlapping(span.createdAt, span.start, span.end) { removeAgain(piece, span) }
+      }
+    }
+    return (removedCount, ranges)
   }
 
   /// Revives the characters that `spans` name by identity (Yorkie's `restore`, the undo of a
@@ -194,6 +203,21 @@ extension CRDTText {
     }
     guard cursor == end else { return nil }
     return String(decoding: units, as: UTF16.self)
+  }
+
+  /// The piece of insertion `createdAt` overlapping offsets `start..<end` when it is the only
+  /// one (it holds them all); nil when none or several do.
+  func onlyPieceOverlapping(_ createdAt: TimeTicket, _ start: Int32, _ end: Int32) -> Int32? {
+    var handle = firstPiece(of: createdAt) ?? -1
+    while handle >= 0 {
+      let node = arena[Int(handle)]
+      if node.offset >= end { return nil }
+      if node.offset + node.length > start {
+        return node.offset <= start && end <= node.offset + node.length ? handle : nil
+      }
+      handle = node.insNext
+    }
+    return nil
   }
 
   /// The piece of insertion `createdAt` whose range holds `offset`, live or removed.
