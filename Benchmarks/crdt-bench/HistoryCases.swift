@@ -86,7 +86,7 @@ func undoRedoCase(edits: Int, steps: Int) -> BenchCase {
         guard let input else { return .failed("cannot load trace automerge-paper") }
         var withHistory = TypingTime()
         var withoutHistory = TypingTime()
-        var doc: Document? = nil
+        var typedWithHistory: [Document] = []
         // Alternating which goes first, so that neither always runs on the heap the other left.
         for round in 0..<3 {
           for history in round % 2 == 0 ? [true, false] : [false, true] {
@@ -95,28 +95,35 @@ func undoRedoCase(edits: Int, steps: Int) -> BenchCase {
             let time = try await typed.benchTyping(input.patches)
             if history {
               withHistory.keepBest(time)
-              doc = typed
+              typedWithHistory.append(typed)
             } else {
               withoutHistory.keepBest(time)
             }
           }
         }
-        guard let doc else { return .failed("no typed document") }
-        // The typing deferred its insertions' lookups by ticket (see
-        // `Document.enterPendingTextLookups`); the first undo would enter them all. Entered here,
-        // timed apart, so that the undos are timed alone.
-        let deferredStart = benchClock.now
-        await doc.enterPendingTextLookups()
-        let deferred = (benchClock.now - deferredStart).seconds
-        let replay = try await doc.benchUndoRedo(steps: steps)
+        // Each of the three documents typed with history undoes and redoes; the best series of
+        // each kind counts (50 undos take about 0.1 ms, which one stray interruption doubles).
+        var replay: UndoRedoReplay? = nil
+        var deferred = Double.infinity
         var checks = Checks()
-        checks.expect(replay.textAfterUndos == input.afterUndos, "the text after \(steps) undos differs from the trace's")
-        checks.expect(replay.textAfterRedos == input.afterRedos, "the text after \(steps) redos differs from the trace's")
-        checks.expect(replay.depthsAfterUndos == HistoryDepths(undo: 0, redo: steps),
-                      "stacks after the undos: \(replay.depthsAfterUndos), expected 0 undo, \(steps) redo")
-        checks.expect(replay.depthsAfterRedos == HistoryDepths(undo: steps, redo: 0),
-                      "stacks after the redos: \(replay.depthsAfterRedos), expected \(steps) undo, 0 redo")
-        await checkInvariants(of: doc, &checks)
+        for doc in typedWithHistory {
+          // The typing deferred its insertions' lookups by ticket (see
+          // `Document.enterPendingTextLookups`); the first undo would enter them all. Entered
+          // here, timed apart, so that the undos are timed alone.
+          let deferredStart = benchClock.now
+          await doc.enterPendingTextLookups()
+          deferred = min(deferred, (benchClock.now - deferredStart).seconds)
+          let run = try await doc.benchUndoRedo(steps: steps)
+          checks.expect(run.textAfterUndos == input.afterUndos, "the text after \(steps) undos differs from the trace's")
+          checks.expect(run.textAfterRedos == input.afterRedos, "the text after \(steps) redos differs from the trace's")
+          checks.expect(run.depthsAfterUndos == HistoryDepths(undo: 0, redo: steps),
+                        "stacks after the undos: \(run.depthsAfterUndos), expected 0 undo, \(steps) redo")
+          checks.expect(run.depthsAfterRedos == HistoryDepths(undo: steps, redo: 0),
+                        "stacks after the redos: \(run.depthsAfterRedos), expected \(steps) undo, 0 redo")
+          await checkInvariants(of: doc, &checks)
+          replay = replay.map { $0.keepingBest(run) } ?? run
+        }
+        guard let replay else { return .failed("no typed document") }
         let perStep = { (seconds: Double) in FieldValue.double(rounded(seconds / Double(steps) * 1e9, significant: 4)) }
         return checks.trial(replay.undo.wall + replay.redo.wall, [
           Field("undo_ns", perStep(replay.undo.wall)),
@@ -167,6 +174,14 @@ struct HistoryDepths: Equatable, Sendable, CustomStringConvertible {
 
 /// What ``Document/benchUndoRedo(steps:)`` measured and found.
 struct UndoRedoReplay: Sendable {
+  /// This replay with the faster undo series and the faster redo series of the two.
+  func keepingBest(_ other: UndoRedoReplay) -> UndoRedoReplay {
+    var best = self
+    if other.undo.cpu < undo.cpu { best.undo = other.undo }
+    if other.redo.cpu < redo.cpu { best.redo = other.redo }
+    return best
+  }
+
   var undo: (wall: Double, cpu: Double)
   var redo: (wall: Double, cpu: Double)
   var textAfterUndos: String?
@@ -197,7 +212,7 @@ extension Document {
   /// (the server's acknowledgement simulated every 1,000 changes); times the whole loop.
   func benchTyping(_ patches: [Patch]) throws -> TypingTime {
     try update { root, _ in _ = root.setNewText("text") }
-    let cpuStart = processCPUSeconds()
+    let cpuStart = threadCPUSeconds()
     let start = benchClock.now
     for (number, patch) in patches.enumerated() {
       try update { root, _ in try root.text("text")!.edit(patch.position, patch.position + patch.deleteCount, patch.insert) }
@@ -205,23 +220,25 @@ extension Document {
         try applyChangePack(ChangePack(key: key, checkpoint: Checkpoint(serverSeq: 0, clientSeq: UInt32(number + 2)), changes: []))
       }
     }
-    return TypingTime(wall: (benchClock.now - start).seconds, cpu: processCPUSeconds() - cpuStart)
+    return TypingTime(wall: (benchClock.now - start).seconds, cpu: threadCPUSeconds() - cpuStart)
   }
 
   /// `steps` undos, then `steps` redos, each series timed as a whole.
   func benchUndoRedo(steps: Int) throws -> UndoRedoReplay {
-    let undoCPU = processCPUSeconds()
+    // The thread's CPU time: the process's counts other threads too (a document dropped by
+    // the typing rounds may be freed on another one meanwhile).
+    let undoCPU = threadCPUSeconds()
     let undoStart = benchClock.now
     for _ in 0..<steps { try undo() }
     let undoWall = (benchClock.now - undoStart).seconds
-    let undoSeconds = processCPUSeconds() - undoCPU
+    let undoSeconds = threadCPUSeconds() - undoCPU
     let textAfterUndos = textString()
     let depthsAfterUndos = HistoryDepths(undo: historyDepths.undo, redo: historyDepths.redo)
-    let redoCPU = processCPUSeconds()
+    let redoCPU = threadCPUSeconds()
     let redoStart = benchClock.now
     for _ in 0..<steps { try redo() }
     let redoWall = (benchClock.now - redoStart).seconds
-    let redoSeconds = processCPUSeconds() - redoCPU
+    let redoSeconds = threadCPUSeconds() - redoCPU
     return UndoRedoReplay(undo: (undoWall, undoSeconds), redo: (redoWall, redoSeconds),
                           textAfterUndos: textAfterUndos, textAfterRedos: textString(),
                           depthsAfterUndos: depthsAfterUndos,
