@@ -81,7 +81,7 @@ package enum HistoryCapture: Sendable {
   /// `createdAt`, with the attributes they had then. Their content is not copied when they are
   /// removed (a deleted character would cost a string per keystroke): the removed piece still
   /// holds it, and it is read when the undo needs it, or earlier, when garbage collection is
-  /// about to purge the piece (``History/readRemovedContent(_:)``). Invariant: a run whose
+  /// about to purge the piece (``History/readRemovedContent(in:)``). Invariant: a run whose
   /// ``content`` is nil names characters no garbage collection has purged since it was captured.
   package struct RemovedRun: Sendable, Equatable {
     package var createdAt: TimeTicket

@@ -255,11 +255,12 @@ package final class UpdateContext {
     if operationCount == 1 { operations.append(firstOperation) }
   }
 
-  /// What the update collected for its undo step, moved out of the context (which is left
-  /// with nothing): one access instead of one per part.
-  /// Whether the update collected anything for its undo step besides its operations.
+  /// Whether the update collected anything for its undo step besides its operations (typing
+  /// an insertion collects nothing: its step is recorded without taking a recording).
   package var hasHistoryRecording: Bool { !historyRecording.isEmpty }
 
+  /// Swaps what the update collected for its undo step with `recording` (empty): moved out in
+  /// one access, no copy of it made or destroyed.
   package func takeHistoryRecording(into recording: inout HistoryRecording) {
     swap(&recording, &historyRecording)
   }
