@@ -262,9 +262,9 @@ package struct HistoryStep: Sendable {
 
 /// What an update collects for its undo step as it runs, besides its operations: one stored
 /// value of the ``UpdateContext``, taken whole when the update is recorded
-/// (``UpdateContext/takeHistoryRecording()``). Each read of a context's stored property is a
-/// checked access (a thread-local lookup); reading three properties per keystroke showed in
-/// the per-change profile, taking one costs one.
+/// (``UpdateContext/takeHistoryRecording(into:)``), or not at all when it holds nothing
+/// (``isEmpty``: typing an insertion). Outside the checked build its accesses are not checked
+/// at run time (see the declaration in ``UpdateContext``).
 package struct HistoryRecording: Sendable {
   /// Captures by operation index, in order (see ``HistoryStep/captures``).
   package fileprivate(set) var captures = HistoryStep.CaptureList()
@@ -304,9 +304,9 @@ package struct HistoryRecording: Sendable {
 /// each, the oldest dropped first. The history lives as long as its ``Document``: it is not
 /// stored, not sent, and a snapshot that replaces the content clears it (as in Yorkie).
 ///
-/// Every update records a step, so recording is one mutating call (``recordUpdate(_:replaced:)``)
-/// that also says whether the Undo/Redo flags changed: each access to the document's history
-/// is checked, and the step goes into a slot of a ring allocated once, without an optional
+/// Every update records a step, so recording is one mutating call
+/// (``recordUpdate(operations:recording:)``) that also says whether the Undo/Redo flags changed,
+/// and the step is written into a slot of a ring allocated once, without an optional
 /// around it (an optional step was moved and destroyed through the runtime's generic value
 /// witnesses, looked up per keystroke: Benchmarks/history.md).
 package struct History: Sendable {
