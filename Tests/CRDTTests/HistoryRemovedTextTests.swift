@@ -15,13 +15,20 @@ private func text(_ doc: Document, _ key: String = "t") async -> String {
 /// returns the text they all show (expected equal, invariants checked).
 private func converge(_ docs: [Document], _ log: ChangeLog, _ rng: inout SeededRandom,
                       sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
-  for _ in 0..<2 {
-    for doc in docs.shuffled(using: &rng) { try await log.sync(doc, collectGarbage: true) }
-  }
+  try await syncInRandomOrder(docs, through: log, using: &rng, collectGarbage: true)
   let first = await text(docs[0])
   for doc in docs.dropFirst() { #expect(await text(doc) == first, sourceLocation: sourceLocation) }
   for doc in docs { #expect(await doc.checkInvariants() == nil, sourceLocation: sourceLocation) }
   return first
+}
+
+/// Two replicas through a new log, the first having typed `content` into `$.t`, converged.
+private func replicas(typing content: String, _ rng: inout SeededRandom) async throws -> (docs: [Document], log: ChangeLog) {
+  let docs = try await makeReplicas(2)
+  let log = ChangeLog(actors: [actor(1), actor(2)])
+  try await docs[0].update { root, _ in _ = try root.setNewText("t").edit(0, 0, content) }
+  #expect(try await converge(docs, log, &rng) == content)
+  return (docs, log)
 }
 
 @Suite("History: removed text read before garbage collection purges it")
@@ -47,10 +54,7 @@ struct HistoryRemovedTextTests {
     for seed in SeededRandom.seeds(4, base: 0x5A) {
       print("removed-text seed \(seed) (split)")
       var rng = SeededRandom(seed: seed)
-      let docs = try await makeReplicas(2)
-      let log = ChangeLog(actors: [actor(1), actor(2)])
-      try await docs[0].update { root, _ in _ = try root.setNewText("t").edit(0, 0, "abcdef") }
-      #expect(try await converge(docs, log, &rng) == "abcdef")
+      let (docs, log) = try await replicas(typing: "abcdef", &rng)
       // Concurrently: replica 0 deletes "bcde", replica 1 types inside it. Where replica 0
       // applies the insertion, its removed piece is split in two: the piece the step noted no
       // longer holds all the characters, which are then found by their insertion.
@@ -72,10 +76,7 @@ struct HistoryRemovedTextTests {
     for seed in SeededRandom.seeds(4, base: 0x5B) {
       print("removed-text seed \(seed) (runs)")
       var rng = SeededRandom(seed: seed)
-      let docs = try await makeReplicas(2)
-      let log = ChangeLog(actors: [actor(1), actor(2)])
-      try await docs[0].update { root, _ in _ = try root.setNewText("t").edit(0, 0, "ab") }
-      _ = try await converge(docs, log, &rng)
+      let (docs, log) = try await replicas(typing: "ab", &rng)
       try await docs[1].update { root, _ in _ = try root.text("t")?.edit(2, 2, "cd") }
       try await docs[0].update { root, _ in try root.text("t")?.setStyle(0, 1, ["bold": true]) }
       #expect(try await converge(docs, log, &rng) == "abcd")

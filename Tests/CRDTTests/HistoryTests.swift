@@ -10,9 +10,7 @@ import Testing
 /// Syncs every replica twice in a random order, then expects them all to show the same JSON.
 private func converge(_ docs: [Document], _ log: ChangeLog, _ rng: inout SeededRandom, collectGarbage: Bool = true,
                       sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
-  for _ in 0..<2 {
-    for doc in docs.shuffled(using: &rng) { try await log.sync(doc, collectGarbage: collectGarbage) }
-  }
+  try await syncInRandomOrder(docs, through: log, using: &rng, collectGarbage: collectGarbage)
   let first = await docs[0].toSortedJSON()
   for doc in docs.dropFirst() {
     await expectSorted(doc, first, sourceLocation: sourceLocation)

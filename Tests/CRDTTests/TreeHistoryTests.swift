@@ -42,9 +42,7 @@ private func edit(_ doc: Document, _ body: @escaping @Sendable (JSONTree) throws
 /// is returned.
 private func converge(_ docs: [Document], _ log: ChangeLog, _ rng: inout SeededRandom, collectGarbage: Bool = false,
                       sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
-  for _ in 0..<2 {
-    for doc in docs.shuffled(using: &rng) { try await log.sync(doc, collectGarbage: collectGarbage) }
-  }
+  try await syncInRandomOrder(docs, through: log, using: &rng, collectGarbage: collectGarbage)
   let first = await docs[0].toSortedJSON()
   let firstXML = await xml(docs[0])
   for doc in docs.dropFirst() {

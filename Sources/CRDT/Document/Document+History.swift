@@ -74,7 +74,6 @@ extension Document {
 
   /// Sends `state` to the ``historyStates()`` subscribers.
   func publish(_ state: HistoryState) {
-    guard !historySubscribers.isEmpty else { return }
     for continuation in historySubscribers.values { continuation.yield(state) }
   }
 

@@ -71,6 +71,15 @@ actor ChangeLog {
   }
 }
 
+/// Syncs every replica through `log` `rounds` times, each round in a new random order drawn
+/// from `rng` (what the history suites' `converge` helpers do before comparing replicas).
+func syncInRandomOrder(_ docs: [Document], through log: ChangeLog, rounds: Int = 2, using rng: inout SeededRandom,
+                       collectGarbage: Bool) async throws {
+  for _ in 0..<rounds {
+    for doc in docs.shuffled(using: &rng) { try await log.sync(doc, collectGarbage: collectGarbage) }
+  }
+}
+
 /// Makes `count` detached replicas with actors 000…001, 000…002, …
 func makeReplicas(_ count: Int, key: String = "doc") async throws -> [Document] {
   var docs: [Document] = []
