@@ -452,4 +452,51 @@ struct TreeHistoryTests {
     #expect(try await doc.tree(atPath: "$.t")?.xml == "<doc><p>czd</p></doc>")
     #expect(await doc.checkInvariants() == nil)
   }
+
+  // MARK: Yorkie's reconcile cases
+
+  /// Yorkie's tree reconcile cases (history_tree_test.ts; Go's TestHistoryTreeReconcileCases):
+  /// d1 and d2 edit `<doc><p>0123456789</p></doc>` concurrently (d1's range, d2's range and
+  /// text), undo together, redo together. `edited` is the text after the edits and after the redos.
+  static let reconcileCases: [(name: String, d1: (Int, Int), d2: (Int, Int, String?), edited: String)] = [
+    ("Case 1 (left)", (7, 9), (3, 3, "XX"), "01XX234589"),
+    ("Case 2 (right)", (3, 5), (9, 9, "YY"), "014567YY89"),
+    ("Case 3 (contained_by)", (5, 7), (3, 9, nil), "0189"),
+    ("Case 4 (contains)", (3, 9), (6, 6, "ZZ"), "01ZZ89"),
+    ("Case 5 (overlap_start)", (5, 9), (3, 7, nil), "0189"),
+    ("Case 6 (overlap_end)", (3, 7), (5, 9, nil), "0189"),
+    ("Case 7 (adjacent)", (5, 7), (7, 7, "AA"), "0123AA6789"),
+  ]
+
+  @Test("Yorkie's reconcile cases: both undos give the digits back, both redos the edited text, on both replicas",
+        arguments: [false, true])
+  func reconcileCases(collectGarbage: Bool) async throws {
+    let digits = "<doc><p>0123456789</p></doc>"
+    for (index, reconcile) in Self.reconcileCases.enumerated() {
+      var rng = SeededRandom(seed: UInt64(index))
+      let log = ChangeLog(actors: [actor(1), actor(2)])
+      let docs = try await treeReplicas(2, .element("doc", children: [.element("p", children: [.text("0123456789")])]), log, &rng)
+      func syncAll() async throws {
+        try await log.sync(docs[0], collectGarbage: collectGarbage)
+        try await log.sync(docs[1], collectGarbage: collectGarbage)
+        try await log.sync(docs[0], collectGarbage: collectGarbage)
+        #expect(await docs[0].toSortedJSON() == docs[1].toSortedJSON(), "\(reconcile.name)")
+        for doc in docs { #expect(await doc.checkInvariants() == nil, "\(reconcile.name)") }
+      }
+      try await edit(docs[0]) { try $0.edit(reconcile.d1.0, reconcile.d1.1) }
+      try await edit(docs[1]) { tree in
+        if let text = reconcile.d2.2 { try tree.edit(reconcile.d2.0, reconcile.d2.1, [.text(text)]) } else { try tree.edit(reconcile.d2.0, reconcile.d2.1) }
+      }
+      try await syncAll()
+      #expect(await xml(docs[0]) == "<doc><p>\(reconcile.edited)</p></doc>", "\(reconcile.name)")
+      try await docs[0].undo()
+      try await docs[1].undo()
+      try await syncAll()
+      #expect(await xml(docs[0]) == digits, "\(reconcile.name) after undo")
+      try await docs[0].redo()
+      try await docs[1].redo()
+      try await syncAll()
+      #expect(await xml(docs[0]) == "<doc><p>\(reconcile.edited)</p></doc>", "\(reconcile.name) after redo")
+    }
+  }
 }

@@ -871,73 +871,53 @@ struct YorkieTextHistoryCaseTests {
   }
 
   /// The reconcile cases: d1 and d2 edit "0123456789" concurrently, undo together, redo together.
-  private static let reconcileCases: [(name: String, d1: (Int, Int, String), d2: (Int, Int, String))] = [
-    ("Case 1 (left)", (6, 8, ""), (2, 2, "XX")),
-    ("Case 2 (right)", (2, 4, ""), (8, 8, "YY")),
-    ("Case 3 (contained_by)", (4, 6, ""), (2, 8, "")),
-    ("Case 4 (contains)", (2, 8, ""), (5, 5, "ZZ")),
-    ("Case 5 (overlap_start)", (4, 8, ""), (2, 6, "")),
-    ("Case 6 (overlap_end)", (2, 6, ""), (4, 8, "")),
-    ("Case 7 (adjacent)", (4, 6, ""), (6, 6, "AA")),
+  /// `undone` is the text after both undos, `redone` after both redos (the text after the edits).
+  private static let reconcileCases: [(name: String, d1: (Int, Int, String), d2: (Int, Int, String), redone: String)] = [
+    ("Case 1 (left)", (6, 8, ""), (2, 2, "XX"), "01XX234589"),
+    ("Case 2 (right)", (2, 4, ""), (8, 8, "YY"), "014567YY89"),
+    ("Case 3 (contained_by)", (4, 6, ""), (2, 8, ""), "0189"),
+    ("Case 4 (contains)", (2, 8, ""), (5, 5, "ZZ"), "01ZZ89"),
+    ("Case 5 (overlap_start)", (4, 8, ""), (2, 6, ""), "0189"),
+    ("Case 6 (overlap_end)", (2, 6, ""), (4, 8, ""), "0189"),
+    ("Case 7 (adjacent)", (4, 6, ""), (6, 6, "AA"), "0123AA6789"),
   ]
 
-  @Test("multi client edge cases: same position, full deletion against insertion, one undoes while the other redoes")
-  func multiClientEdgeCases() async throws {
-    let cases: [(initial: String, d1: (Int, Int, String), d2: (Int, Int, String))] = [
-      ("ABCD", (2, 2, "X"), (2, 2, "Y")),
-      ("ABCD", (0, 4, ""), (0, 0, "XY")),
-    ]
-    for edit in cases {
+  /// Yorkie's reconcile cases, and the correctness pair of its Go suite (cases 3 and 5: both undos
+  /// give back exactly "0123456789"), with the replicas collecting garbage as they sync and
+  /// without. With garbage collected, the redo of d2's insertion reaches d1 after d1 purged the
+  /// insertion (d2's undo had removed it): d1 recreates it at the edit's anchor, read by identity,
+  /// where d2 revives it (CRDTText+Restore.swift, `restoreAnchor`).
+  @Test("reconcile cases: replicas converge after undo and redo, with and without garbage collection",
+        arguments: [true, false])
+  func reconcile(collectGarbage: Bool) async throws {
+    for edit in Self.reconcileCases {
       let (d1, d2, log) = try await twoClients()
-      try await d1.update(message: "init") { root, _ in _ = try root.setNewText("t").edit(0, 0, edit.initial) }
+      func syncAll() async throws {
+        try await log.sync(d1, collectGarbage: collectGarbage)
+        try await log.sync(d2, collectGarbage: collectGarbage)
+        try await log.sync(d1, collectGarbage: collectGarbage)
+      }
+      try await d1.update(message: "init") { root, _ in _ = try root.setNewText("t").edit(0, 0, "0123456789") }
       try await log.sync(d1)
       try await log.sync(d2)
       try await d1.update { root, _ in _ = try root.text("t")?.edit(edit.d1.0, edit.d1.1, edit.d1.2) }
       try await d2.update { root, _ in _ = try root.text("t")?.edit(edit.d2.0, edit.d2.1, edit.d2.2) }
-      try await syncThree(d1, d2, log)
-      #expect(await json(d1) == json(d2))
+      try await syncAll()
+      #expect(await content(d1) == edit.redone, "\(edit.name)")
+      #expect(await json(d1) == json(d2), "\(edit.name)")
       try await d1.undo()
       try await d2.undo()
-      try await syncThree(d1, d2, log)
-      #expect(await json(d1) == json(d2))
+      try await syncAll()
+      #expect(await content(d1) == "0123456789", "\(edit.name) after undo")
+      #expect(await json(d1) == json(d2), "\(edit.name) after undo")
+      try await d1.redo()
+      try await d2.redo()
+      try await syncAll()
+      #expect(await content(d1) == edit.redone, "\(edit.name) after redo")
+      #expect(await json(d1) == json(d2), "\(edit.name) after redo")
+      #expect(await d1.checkInvariants() == nil)
+      #expect(await d2.checkInvariants() == nil)
     }
-    let (d1, d2, log) = try await twoClients()
-    try await d1.update(message: "init") { root, _ in _ = try root.setNewText("t").edit(0, 0, "ABCDEFGH") }
-    try await log.sync(d1)
-    try await log.sync(d2)
-    try await d1.update(message: "d1 edit") { root, _ in _ = try root.text("t")?.edit(2, 4, "XX") }
-    try await d2.update(message: "d2 edit") { root, _ in _ = try root.text("t")?.edit(6, 8, "YY") }
-    try await syncThree(d1, d2, log)
-    try await d1.undo()
-    try await syncThree(d1, d2, log)
-    try await d1.redo()
-    try await d2.undo()
-    try await syncThree(d1, d2, log)
-    #expect(await json(d1) == json(d2))
   }
 
-  @Test("reconcile cases: replicas converge after undo and redo")
-  func reconcile() async throws {
-    // Known issue (see the report of issue 24): three of the seven concurrent text undo/redo reconcile cases diverge (text restore by identity, CRDTText+Restore.swift)
-    await withKnownIssue("three of the seven concurrent text undo/redo reconcile cases diverge (text restore by identity, CRDTText+Restore.swift)", isIntermittent: true) {
-      for edit in Self.reconcileCases {
-        let (d1, d2, log) = try await twoClients()
-        try await d1.update(message: "init") { root, _ in _ = try root.setNewText("t").edit(0, 0, "0123456789") }
-        try await log.sync(d1)
-        try await log.sync(d2)
-        try await d1.update { root, _ in _ = try root.text("t")?.edit(edit.d1.0, edit.d1.1, edit.d1.2) }
-        try await d2.update { root, _ in _ = try root.text("t")?.edit(edit.d2.0, edit.d2.1, edit.d2.2) }
-        try await syncThree(d1, d2, log)
-        #expect(await json(d1) == json(d2), "\(edit.name)")
-        try await d1.undo()
-        try await d2.undo()
-        try await syncThree(d1, d2, log)
-        #expect(await json(d1) == json(d2), "\(edit.name) after undo")
-        try await d1.redo()
-        try await d2.redo()
-        try await syncThree(d1, d2, log)
-        #expect(await json(d1) == json(d2), "\(edit.name) after redo")
-      }
-    }
-  }
 }

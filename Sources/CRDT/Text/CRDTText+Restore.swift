@@ -262,14 +262,19 @@ extension CRDTText {
     while right >= 0 && arena[Int(right)].offset < gapEnd { right = arena[Int(right)].insNext }
     if right >= 0 { return previous(of: right) }
     if chainAnchor >= 0 { return chainAnchor }
-    // The operation's own anchor is only a hint here: when it no longer resolves to a piece
-    // boundary (its piece was purged on this replica), the characters go after the head, the
-    // last fallback of Yorkie's findRestoreAnchor. `boundary` throws before it changes anything.
-    if let fallback, let refined = refine(fallback) {
-      do {
-        return try boundary(at: refined, editedAt: executedAt, journal: journal).left
-      } catch {
-        return CRDTText.head
+    // The operation's own anchor, the boundary its edit was made at, read by identity as an
+    // edit's positions are. Yorkie re-reads it against the visible text (`refinePos`): a replica
+    // that has removed characters after the anchor which the undoing replica still showed (its
+    // own concurrent redo, say) then counts past them and places the characters further right,
+    // so the replicas that purged diverge from those that revived in place (Yorkie's reconcile
+    // cases 2, 4 and 7 with garbage collected in between). Only when the anchor does not
+    // resolve by identity (a normalized position on the head, as Yorkie's undo sends, or its
+    // piece purged here) is it re-read as Yorkie does; then the head, Yorkie's last fallback.
+    // `boundary` throws before it changes anything.
+    if let fallback {
+      if let byIdentity = try? boundary(at: fallback, editedAt: executedAt, journal: journal) { return byIdentity.left }
+      if let refined = refine(fallback), let byIndex = try? boundary(at: refined, editedAt: executedAt, journal: journal) {
+        return byIndex.left
       }
     }
     return CRDTText.head
