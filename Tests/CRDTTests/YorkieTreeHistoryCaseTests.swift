@@ -283,12 +283,6 @@ struct YorkieTreeHistoryOpInfoCaseTests {
                edit: { try $0.editByPath([0], [2]) }, after: "<doc><p>ef</p></doc>"),
   ]
 
-  static let textPathIssue: Comment = """
-    The tree-edit infos of an undo or redo of a text range (local and remote) report a path \
-    with the text node's index ([0, 0, 2]), where an edit's infos and Yorkie's report [0, 2]: \
-    the mirror refuses them (invalidPath) and falls behind
-    """
-
   /// Both mirrors read as their replicas.
   private static func expectMirrors(_ m1: TreeFollower, _ m2: TreeFollower, _ label: String,
                                     sourceLocation: SourceLocation = #_sourceLocation) async {
@@ -305,16 +299,11 @@ struct YorkieTreeHistoryOpInfoCaseTests {
     let before = await xml(d1)
     var m1 = try await TreeFollower(d1)
     var m2 = try await TreeFollower(d2)
-    let textRange = opCase.name.hasSuffix(" text")
     func step(_ label: String, expected: String) async throws {
       try await syncThree(d1, d2, log)
       await m1.catchUp()
       await m2.catchUp()
-      await withKnownIssue(Self.textPathIssue, isIntermittent: true) {
-        await Self.expectMirrors(m1, m2, label)
-      } when: {
-        textRange && label != "after edit"
-      }
+      await Self.expectMirrors(m1, m2, label)
       await expectConverged(d1, d2, label)
       await expectXML(d1, d2, expected, label)
     }
@@ -355,10 +344,8 @@ struct YorkieTreeHistoryOpInfoCaseTests {
     try await sync()
     await expectXML(d1, "<doc><p>XYZab</p></doc>")
     await expectConverged(d1, d2, "after undo")
-    await withKnownIssue(Self.textPathIssue, isIntermittent: true) {
-      await Self.expectMirrors(m1, m2, "after undo")
-      #expect(m1.undoRedoInfos.map { [$0.fromPath ?? [], $0.toPath ?? []] } == [[[0, 5], [0, 7]]])
-    }
+    await Self.expectMirrors(m1, m2, "after undo")
+    #expect(m1.undoRedoInfos.map { [$0.fromPath ?? [], $0.toPath ?? []] } == [[[0, 5], [0, 7]]])
     await expectSound(d1, d2)
   }
 
@@ -395,12 +382,7 @@ struct YorkieTreeHistoryOpInfoCaseTests {
     try await d2.undo()
     await m2.catchUp(undoRedo: true)
     try await sync()
-    await withKnownIssue("""
-      d1's undo does not bring "ab" back under the paragraph d2 removed (with or without garbage \
-      collection): d2's undo revives the paragraph empty, <doc><p></p><p>cd</p></doc> on both
-      """, isIntermittent: true) {
-      await expectXML(d2, "<doc><p>ab</p><p>cd</p></doc>")
-    }
+    await expectXML(d2, "<doc><p>ab</p><p>cd</p></doc>")
     await expectXML(d1, await xml(d2))
     await expectConverged(d1, d2, "after d2's undo")
     await expectSound(d1, d2)
@@ -428,13 +410,8 @@ struct YorkieTreeHistoryOpInfoCaseTests {
     await expectConverged(d1, d2, "after undo")
     await Self.expectMirrors(m1, m2, "after undo")
     let reported = m1.undoRedoInfos.map { ($0.fromPath ?? [], $0.treeContents ?? []) }
-    withKnownIssue("""
-      The undo reports the restored subtree as one insertion at [1] of <p>cd</p>, where Yorkie \
-      reports the element at [1] (empty), then its text at [1, 0]
-      """, isIntermittent: true) {
-      #expect(reported.map(\.0) == [[1], [1, 0]])
-      #expect(reported.map(\.1) == [[.element("p")], [.text("cd")]])
-    }
+    #expect(reported.map(\.0) == [[1], [1, 0]])
+    #expect(reported.map(\.1) == [[.element("p")], [.text("cd")]])
     await expectSound(d1, d2)
   }
 }

@@ -466,9 +466,10 @@ package final class CRDTRoot {
         // re-registers it with the newer ticket (see Operation+TreeEdit.swift).
         if case .tree(let tree) = pair.parent.kind, let node = tree.node(id) {
           // Its removed children wait for their own pairs, detached (`purge`), as Yorkie purges
-          // them; an element still holding live content (a concurrent insertion its removal
-          // did not see) stays, so that no live node is cut off the tree.
-          guard !pinned(node, of: tree), node.isText || node.size == 0 else { continue }
+          // them; an element still holding live content anywhere below (a concurrent insertion
+          // its removal did not see, a node a restore revived under it) stays, so that no live
+          // node is cut off the tree.
+          guard !pinned(node, of: tree), node.isText || !node.holdsLiveDescendant else { continue }
           // A pair follows its tombstone when a removal was made again with a newer ticket (an
           // operation applied again in ticket order, CRDTTree+Ordering.swift): it waits for it.
           if let removedAt = node.removedAt, !minSyncedVersionVector.covers(removedAt) {

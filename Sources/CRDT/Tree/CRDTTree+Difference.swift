@@ -33,7 +33,9 @@ extension CRDTTree {
           new = newChildren
           continue
         case (.text(let oldText), .text(let newText)):
-          return textChange(oldText, newText, at: start, path: path + [prefix], actor: actor)
+          // A position in text is named by its element's path and the offset in the element's
+          // content, what comes before the text included (as `CRDTTree.path(of:)` names it).
+          return textChange(oldText, newText, at: start, path: path, contentOffset: start - base, actor: actor)
         default: break
         }
       }
@@ -44,8 +46,54 @@ extension CRDTTree {
     }
   }
 
-  /// A replacement of the characters between the common prefix and suffix of two texts.
-  private static func textChange(_ old: String, _ new: String, at start: Int, path: [Int], actor: ActorID) -> TreeChange {
+  /// A pure insertion of whole nodes told node by node, parents first, as Yorkie's JS SDK reports
+  /// what a restore brought back (history_tree_opinfo_test.ts, "reports a restored subtree parent
+  /// first, then its children"): each element as an empty element, then its children inside it.
+  /// Applied in order, the changes build the same tree. Any other change stays as it is.
+  static func parentsFirst(_ change: TreeChange) -> [TreeChange] {
+    guard change.kind == .content, change.from == change.to, change.splitLevel == 0, let contents = change.contents,
+      contents.contains(where: { if case .element(_, _, let children) = $0 { return !children.isEmpty } else { return false } }),
+      let last = change.fromPath.last
+    else { return [change] }
+    var changes: [TreeChange] = []
+    var index = change.from
+    var component = last
+    for node in contents {
+      reveal(node, at: index, path: Array(change.fromPath.dropLast()) + [component], actor: change.actor, into: &changes)
+      index += size(node)
+      // Siblings after an element are named by child index; after text, by content offset
+      // (the same rule `CRDTTree.path(of:)` follows for the place they land at).
+      if case .text(let value) = node { component += value.utf16.count } else { component += 1 }
+    }
+    return changes
+  }
+
+  /// Appends the changes that insert `node` at tree index `index`, named by `path`: the node
+  /// itself (an element without its children), then each child inside it.
+  private static func reveal(_ node: TreeNode, at index: Int, path: [Int], actor: ActorID, into changes: inout [TreeChange]) {
+    guard case .element(let type, let attributes, let children) = node else {
+      changes.append(TreeChange(kind: .content, actor: actor, from: index, to: index, fromPath: path, toPath: path,
+                                contents: [node], splitLevel: 0))
+      return
+    }
+    let empty = TreeNode.element(type, attributes: attributes, children: [])
+    changes.append(TreeChange(kind: .content, actor: actor, from: index, to: index, fromPath: path, toPath: path,
+                              contents: [empty], splitLevel: 0))
+    var childIndex = index + 1
+    var onlyText = true  // whether every child placed so far is text (then offsets name places)
+    var textUnits = 0
+    for (position, child) in children.enumerated() {
+      reveal(child, at: childIndex, path: path + [onlyText ? textUnits : position], actor: actor, into: &changes)
+      childIndex += size(child)
+      if case .text(let value) = child { textUnits += value.utf16.count } else { onlyText = false }
+    }
+  }
+
+  /// A replacement of the characters between the common prefix and suffix of two texts; the
+  /// text starts at index `start` of the tree, `contentOffset` units into the content of the
+  /// element at `path`.
+  private static func textChange(_ old: String, _ new: String, at start: Int, path: [Int], contentOffset: Int,
+                                 actor: ActorID) -> TreeChange {
     let oldUnits = Array(old.utf16)
     let newUnits = Array(new.utf16)
     var prefix = 0
@@ -59,7 +107,7 @@ extension CRDTTree {
     while suffix > 0 && UTF16.isTrailSurrogate(oldUnits[oldUnits.count - suffix]) { suffix -= 1 }
     let middle = String(decoding: newUnits[prefix..<(newUnits.count - suffix)], as: UTF16.self)
     return TreeChange(kind: .content, actor: actor, from: start + prefix, to: start + oldUnits.count - suffix,
-                      fromPath: path + [prefix], toPath: path + [oldUnits.count - suffix],
+                      fromPath: path + [contentOffset + prefix], toPath: path + [contentOffset + oldUnits.count - suffix],
                       contents: middle.isEmpty ? nil : [.text(middle)], splitLevel: 0)
   }
 

@@ -168,7 +168,8 @@ extension CRDTTree {
       let before = describing ? rootTreeNode() : nil
       var result = try restore(restoring: restoring, removing: removing, editedAt: command.editedAt, journal: journal)
       if let before {
-        result.changes = [CRDTTree.difference(from: before, to: rootTreeNode(), actor: command.editedAt.actorID)].compactMap { $0 }
+        result.changes = CRDTTree.difference(from: before, to: rootTreeNode(), actor: command.editedAt.actorID)
+          .map(CRDTTree.parentsFirst) ?? []
       }
       return result
     }

@@ -13,9 +13,14 @@
 /// ```
 ///
 /// Decisions where Yorkie's behaviour is open (DocC *Convergence*, "Trees"):
-/// - A node whose parent is removed stays removed (it is not revived), and one recreated under
-///   a removed parent is born removed, as an insertion there is (`edit`'s step 07): a live node
-///   under a tombstone is invisible yet counted live, and keeps its parent from being purged.
+/// - A node whose parent is removed is revived all the same, and one recreated under a removed
+///   parent is born live, as Yorkie's JS SDK revives it (history_tree_opinfo_test.ts, "reports
+///   nothing when the undone nodes stay under a removed ancestor"): the node is invisible under
+///   its tombstone (its parent weighs nothing in the index) and counted live, and it comes back
+///   with its parent when an undo revives that parent. Left removed, the content of an undo was
+///   lost for good when a peer removed its parent meanwhile and then undid that removal. Born
+///   live also when recreated, so a replica that purged the node shows what one that revived it
+///   shows. An element holding live content is not purged (`CRDTRoot.collectGarbage`).
 ///   Spans are processed parent first; a span whose parent a later span of the same edit
 ///   revives waits for it, so either order of the spans revives a subtree.
 /// - A node detached from the tree (its parent purged, it waits for its own purge) is neither
@@ -144,9 +149,9 @@ extension CRDTTree {
     }
   }
 
-  /// Clears `node`'s removal, unless its parent is removed or gone (see the decisions above).
+  /// Clears `node`'s removal, unless it is detached (its parent purged; see the decisions above).
   private func revive(_ node: CRDTTreeNode, journal: Journal, into result: inout ChangeResult) {
-    guard node.isRemoved, let parent = node.parent, !parent.isRemoved else { return }
+    guard node.isRemoved, node.parent != nil else { return }
     journal.append(.tree(self, .removedAt(node, node.removedAt)))
     tallying(node) { node.removedAt = nil }
     node.propagateSizeChange()
@@ -173,11 +178,6 @@ extension CRDTTree {
       for entry in span.attributes where entry.isRemoved {
         result.gcPairs.append(.attribute(node, key: entry.key, removedAt: entry.updatedAt))
       }
-    }
-    if parent.isRemoved {
-      node.removedAt = editedAt
-      node.recomputeSubtree()
-      result.gcPairs.append(.node(node))
     }
     parent.insertChild(node, after: place(node, of: span, in: parent, offset: offset, length: length))
     parent.propagateSizeChange()

@@ -129,6 +129,20 @@ extension CRDTTreeNode {
     }
   }
 
+  /// Whether a live node is below this one, however deep: a removed element can hold one (a
+  /// restore revives a node under its removed parent), which its `size` does not show when a
+  /// removed child holds it.
+  package var holdsLiveDescendant: Bool {
+    guard !isText else { return false }
+    if size > 0 { return true }  // a live child weighs something, even an empty element (its tags)
+    var node = firstChild
+    while let current = node {
+      if !current.isRemoved || current.holdsLiveDescendant { return true }
+      node = current.nextSibling
+    }
+    return false
+  }
+
   /// The children in order, tombstones included.
   package var allChildren: [CRDTTreeNode] {
     var result: [CRDTTreeNode] = []

@@ -135,7 +135,10 @@ struct TreeRestoreTests {
         Issue.record("expected a remote change")
         continue
       }
-      #expect(change.operations.map(\.description) == [#"tree-edit $.t 0..<0 [0]..<[0] <p a="1">ab</p>"#])
+      // Parent first, then its text inside it, as Yorkie's JS SDK reports a restored subtree.
+      #expect(change.operations.map(\.description) == [
+        #"tree-edit $.t 0..<0 [0]..<[0] <p a="1"></p>"#, "tree-edit $.t 1..<1 [0, 0]..<[0, 0] ab",
+      ])
     }
     // Sizes are exact: the same as a replica that never removed the paragraph.
     let fresh = try await replicas(.element("r", children: [
@@ -180,7 +183,7 @@ struct TreeRestoreTests {
     #expect(await b.checkInvariants() == nil)
   }
 
-  @Test("a text whose parent stays removed is not revived")
+  @Test("a text whose parent stays removed is revived under it, invisible, and shows when the parent comes back")
   func parentStaysRemoved() async throws {
     let docs = try await replicas(.element("r", children: [.element("p", children: [.text("ab")]), .element("q")]))
     let (a, b) = (docs[0], docs[1])
@@ -189,10 +192,18 @@ struct TreeRestoreTests {
     let rootID = try await nodeIDs(a)[0]
     let (tree, spans) = try await removedSpans(a)
     let text = try #require(spans.last)
+    let paragraph = try #require(spans.first)
     let undo = restoreChange(tree: tree, rootID: rootID, lamport: 10, seq: 1, vector: await a.versionVector, restoring: [text])
     try await a.applyChanges([undo])
     #expect(try await xml(a) == "<r><q></q></r>")
-    #expect(await a.garbageLength == 2)
+    // Only the paragraph is garbage now; it holds live content, so collection keeps it.
+    #expect(await a.garbageLength == 1)
+    #expect(await a.garbageCollect(minSyncedVersionVector: maxVectorOfDetached()) == 0)
+    #expect(await a.checkInvariants() == nil)
+    let parent = restoreChange(tree: tree, rootID: rootID, lamport: 11, seq: 2, vector: await a.versionVector, restoring: [paragraph])
+    try await a.applyChanges([parent])
+    #expect(try await xml(a) == "<r><p>ab</p><q></q></r>")
+    #expect(await a.garbageLength == 0)
     #expect(await a.checkInvariants() == nil)
   }
 
