@@ -518,7 +518,7 @@ package final class CRDTRoot {
           precondition(text.isSafeToPurge(handle, minSyncedVersionVector), "GC safety table disagrees at \(text.id(of: handle))")
           #endif
           chargePurge(text.pieceSize(handle).gc, in: text)
-          text.purge(handle)
+          text.collect(handle)
           remaining -= 1
           count += 1
         }

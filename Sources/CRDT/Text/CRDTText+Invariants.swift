@@ -31,6 +31,7 @@ extension CRDTText {
     }
     if slots.count != removals.count { return "removal slots leak: \(slots.count) used or free of \(removals.count)" }
     if !livenessSteps.isEmpty, let problem = checkLivenessInvariants(linked: Set(order)) { return problem }
+    if !purgeNotes.isEmpty, let problem = checkPurgeNoteInvariants(linked: Set(order)) { return problem }
     return nil
   }
 }

@@ -125,10 +125,20 @@ extension CRDTText {
           cursor = overlapEnd
           if overlapEnd >= pieceEnd { pieceIndex += 1 }
         } else {
-          let gapEnd = Swift.min(pieceStart, span.end)
+          var gapEnd = Swift.min(pieceStart, span.end)
           if units == nil { units = Array(span.content.utf16) }
-          let anchor = restoreAnchor(span.createdAt, gapStart: cursor, gapEnd: gapEnd, executedAt: executedAt,
-                                     fallback: fallback, chainAnchor: chainAnchor, journal: journal)
+          let anchor: Int32
+          if let noted = notedPlace(of: span.createdAt, at: cursor,
+                                    after: scanStart(span.createdAt, gapStart: cursor, fallback: fallback, chainAnchor: chainAnchor),
+                                    until: nextPiece(of: span.createdAt, from: cursor)) {
+            // Where a purge noted these characters were (CRDTText+PurgeNotes.swift); those past
+            // the noted run sat elsewhere and are placed next.
+            anchor = noted.anchor
+            gapEnd = Swift.min(gapEnd, noted.runEnd)
+          } else {
+            anchor = restoreAnchor(span.createdAt, gapStart: cursor, gapEnd: gapEnd, executedAt: executedAt,
+                                   fallback: fallback, chainAnchor: chainAnchor, journal: journal)
+          }
           let handle = recreate(span, units: units!, from: cursor, to: gapEnd, after: anchor, executedAt: executedAt, journal: journal)
           noteRecreated(handle, at: executedAt, journal: journal)
           recreated.append(handle)

@@ -28,6 +28,8 @@
 /// 4. Attribute sets are referenced by at most one piece.
 /// 5. Every removed piece holds its own slot in `removals`; every other slot is free.
 /// 6. Liveness steps obey L1–L2 of CRDTText+Liveness.swift.
+/// 7. Purge notes are kept only for linked pieces (and the end of the text), at most
+///    ``PurgeNotes/capacity`` runs each (CRDTText+PurgeNotes.swift).
 package final class CRDTText: CRDTElement {
   /// A piece as the arena stores it: 48 bytes (it was 88 with full tickets inline). Tickets
   /// are ``PackedTicket``s (the actor is an index into ``actors``), and a removed piece's
@@ -102,6 +104,9 @@ package final class CRDTText: CRDTElement {
   @exclusivity(unchecked) var freeRemovals: [Int32] = []
   /// The liveness steps of pieces revived or removed twice, by handle (CRDTText+Liveness.swift).
   var livenessSteps: [Int32: [LivenessStep]] = [:]
+  /// What garbage collection purged just left of a piece, by the handle of the piece (or
+  /// ``CRDTText/endOfText``): where a restore recreates those characters (CRDTText+PurgeNotes.swift).
+  var purgeNotes: [Int32: PurgeNotes] = [:]
   /// The actors of the text's tickets; a ``PackedTicket`` names one by its index here.
   @exclusivity(unchecked) package private(set) var actors: [ActorID] = [.initial]
   @exclusivity(unchecked) private var actorIndexes: [ActorID: UInt32] = [.initial: 0]
@@ -379,6 +384,8 @@ package final class CRDTText: CRDTElement {
       ("freeLists", (freeHandles.capacity + freeRemovals.capacity + freeAttributeSets.capacity + splitGarbage.capacity) * 4),
       ("attributes", attributeSets.capacity * MemoryLayout<TextAttributes>.stride
         + attributeSets.reduce(0) { $0 + $1.entries.capacity * MemoryLayout<TextAttributes.Entry>.stride }),
+      ("purgeNotes", purgeNotes.capacity * 4 / 3 * (MemoryLayout<Int32>.stride + MemoryLayout<PurgeNotes>.stride)
+        + purgeNotes.values.reduce(0) { $0 + 32 + $1.runs.capacity * MemoryLayout<PurgedRun>.stride }),
     ]
   }
 
@@ -522,6 +529,7 @@ package final class CRDTText: CRDTElement {
     arena[Int(previous)].next = node.next
     if node.isRemoved { freeRemovals.append(node.removal) }
     if !livenessSteps.isEmpty { livenessSteps[handle] = nil }
+    if !purgeNotes.isEmpty { purgeNotes[handle] = nil }
     arena[Int(handle)] = Piece(createdAt: PackedTicket(lamport: 0, delimiter: 0, actor: 0), offset: -1, start: 0, length: 0)
     freeHandles.append(handle)
   }

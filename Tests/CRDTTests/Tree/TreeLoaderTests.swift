@@ -64,9 +64,13 @@ struct TreeLoaderTests {
     print("Tree loading seed \(seed)")
     let original = try randomTree(seed: seed, steps: 160)
     let records = original.tree.toRecords()
-    #expect(records.contains { $0.mergedFrom != nil }, "seed \(seed): the random edits made no merge")
-    #expect(records.contains { $0.id.offset != 0 }, "seed \(seed): the random edits made no split piece")
-    #expect(records.contains { $0.attributes.contains(where: \.isRemoved) }, "seed \(seed): no removed attribute")
+    // The six default seeds are chosen to cover merges, split pieces and removed attributes;
+    // the many more of a long run (CRDT_LONG_TESTS) need not each cover all three.
+    if (0..<6).contains(where: { 4_100 &+ UInt64($0) &* 7919 == seed }) {
+      #expect(records.contains { $0.mergedFrom != nil }, "seed \(seed): the random edits made no merge")
+      #expect(records.contains { $0.id.offset != 0 }, "seed \(seed): the random edits made no split piece")
+      #expect(records.contains { $0.attributes.contains(where: \.isRemoved) }, "seed \(seed): no removed attribute")
+    }
 
     var loader = TreeLoader(expectedCount: records.count)
     for record in records { try loader.add(record) }

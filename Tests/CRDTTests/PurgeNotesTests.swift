@@ -1,0 +1,134 @@
+@testable import CRDT
+import Foundation
+import Testing
+
+// Undo of a deletion after garbage collection purged what it deleted on some replicas and not
+// on others, with a peer's text typed next to or inside the deleted run meanwhile: the replicas
+// that purged recreate the characters where the purge noted they were
+// (CRDTText+PurgeNotes.swift), the others revive them in place, and all show the same text.
+// Without the notes, the purging replicas put the characters on the wrong side of the peer's
+// text (the first three cases diverged so).
+
+private func text(_ doc: Document) async -> String {
+  (try? await doc.update { root, _ in root.text("t")?.string ?? "" }) ?? "?"
+}
+
+/// Which replicas purge before the undo: the undoing one, the peer, both or neither.
+enum Purgers: String, CaseIterable, CustomTestStringConvertible {
+  case undoer, peer, both, neither
+  var testDescription: String { rawValue }
+  func purges(_ index: Int) -> Bool {
+    switch self {
+    case .undoer: return index == 0
+    case .peer: return index == 1
+    case .both: return true
+    case .neither: return false
+    }
+  }
+}
+
+/// A case: the text replica 0 types (one update per string), the range it deletes, what the
+/// peer (replica 1) inserts concurrently and where, and the text once replica 0 undid.
+struct PurgeNoteCase: Sendable, CustomTestStringConvertible {
+  var name: String
+  var typed: [String]
+  var deleted: (Int, Int)
+  var inserted: (Int, String)
+  var undone: String
+  var testDescription: String { name }
+}
+
+@Suite("Undo after garbage collection: recreated text goes where it was")
+struct PurgeNotesTests {
+  static let cases: [PurgeNoteCase] = [
+    PurgeNoteCase(name: "peer's text inside the deleted run", typed: ["abcdef"], deleted: (1, 5), inserted: (3, "XY"),
+                  undone: "abcXYdef"),
+    PurgeNoteCase(name: "peer's text right after the deleted run", typed: ["abcdef"], deleted: (1, 5), inserted: (5, "Z"),
+                  undone: "abcdeZf"),
+    PurgeNoteCase(name: "peer's text right before a deleted run reaching the end", typed: ["abcdef"], deleted: (1, 6),
+                  inserted: (1, "Q"), undone: "aQbcdef"),
+    PurgeNoteCase(name: "typed one character per update, peer's text inside", typed: ["h", "e", "l", "l", "o"],
+                  deleted: (0, 5), inserted: (2, "X"), undone: "heXllo"),
+  ]
+
+  @Test("every replica shows the text where it was, whichever replicas purged",
+        arguments: cases, Purgers.allCases)
+  func recreatedWhereItWas(_ testCase: PurgeNoteCase, _ purgers: Purgers) async throws {
+    let docs = try await makeReplicas(2)
+    let log = ChangeLog(actors: [actor(1), actor(2)])
+    try await docs[0].update { root, _ in _ = root.setNewText("t") }
+    var length = 0
+    for piece in testCase.typed {
+      let at = length
+      try await docs[0].update { root, _ in _ = try root.text("t")?.edit(at, at, piece) }
+      length += piece.utf16.count
+    }
+    for doc in docs { try await log.sync(doc, collectGarbage: false) }
+    await docs[0].clearHistory()
+    let (from, to) = testCase.deleted
+    try await docs[0].update { root, _ in try root.text("t")?.delete(from, to) }
+    let (at, content) = testCase.inserted
+    try await docs[1].update { root, _ in _ = try root.text("t")?.edit(at, at, content) }
+    for _ in 0..<2 {
+      for doc in docs { try await log.sync(doc, collectGarbage: false) }
+    }
+    for (index, doc) in docs.enumerated() where purgers.purges(index) {
+      #expect(await doc.garbageCollect(minSyncedVersionVector: maxVectorOfDetached()) > 0)
+    }
+    try await docs[0].undo()
+    for _ in 0..<2 {
+      for doc in docs { try await log.sync(doc, collectGarbage: false) }
+    }
+    for doc in docs {
+      #expect(await text(doc) == testCase.undone)
+      #expect(await doc.checkInvariants() == nil)
+    }
+    #expect(await docs[0].toSortedJSON() == docs[1].toSortedJSON())
+  }
+
+  @Test("two replicas undo their deletions next to each other after both purged, in either order",
+        arguments: [true, false])
+  func concurrentRecreations(undoerFirst: Bool) async throws {
+    let docs = try await makeReplicas(2)
+    let log = ChangeLog(actors: [actor(1), actor(2)])
+    try await docs[0].update { root, _ in _ = try root.setNewText("t").edit(0, 0, "abcdef") }
+    for doc in docs { try await log.sync(doc, collectGarbage: false) }
+    for doc in docs { await doc.clearHistory() }
+    try await docs[0].update { root, _ in try root.text("t")?.delete(1, 2) }  // "b"
+    try await docs[1].update { root, _ in try root.text("t")?.delete(2, 3) }  // "c"
+    for _ in 0..<2 {
+      for doc in docs { try await log.sync(doc, collectGarbage: false) }
+    }
+    for doc in docs { #expect(await doc.garbageCollect(minSyncedVersionVector: maxVectorOfDetached()) > 0) }
+    #expect(await text(docs[0]) == "adef")
+    try await docs[0].undo()
+    try await docs[1].undo()
+    let order = undoerFirst ? docs : docs.reversed()
+    for _ in 0..<2 {
+      for doc in order { try await log.sync(doc, collectGarbage: false) }
+    }
+    for doc in docs {
+      #expect(await text(doc) == "abcdef")
+      #expect(await doc.checkInvariants() == nil)
+    }
+    #expect(await docs[0].toSortedJSON() == docs[1].toSortedJSON())
+  }
+
+  @Test("a piece keeps at most four notes, the nearest, whatever was purged next to it")
+  func notesStayBounded() async throws {
+    let doc = Document(key: "notes")
+    try await doc.update { root, _ in _ = root.setNewText("t") }
+    // Forty single-character insertions before a final "Z", each deleted in its own update and
+    // purged: each purge notes itself on "Z" (its notes move on as pieces are purged).
+    try await doc.update { root, _ in _ = try root.text("t")?.edit(0, 0, "Z") }
+    for _ in 0..<40 {
+      try await doc.update { root, _ in _ = try root.text("t")?.edit(0, 0, "x") }
+      try await doc.update { root, _ in try root.text("t")?.delete(0, 1) }
+      _ = await doc.garbageCollect(minSyncedVersionVector: maxVectorOfDetached())
+    }
+    #expect(await text(doc) == "Z")
+    #expect(await doc.checkInvariants() == nil)
+    let counts = try await doc.update { root, _ in (root.text("t")?.element?.purgeNotes.values.map(\.runs.count)) ?? [] }
+    #expect(counts == [CRDTText.PurgeNotes.capacity])
+  }
+}
