@@ -114,6 +114,39 @@ struct PurgeNotesTests {
     #expect(await docs[0].toSortedJSON() == docs[1].toSortedJSON())
   }
 
+  @Test("runs purged at different times before the same piece are recreated in their order")
+  func notesHandedOn() async throws {
+    let docs = try await makeReplicas(2)
+    let log = ChangeLog(actors: [actor(1), actor(2)])
+    func exchange() async throws {
+      for _ in 0..<2 {
+        for doc in docs { try await log.sync(doc, collectGarbage: false) }
+      }
+    }
+    try await docs[0].update { root, _ in _ = try root.setNewText("t").edit(0, 0, "abcdef") }
+    try await exchange()
+    await docs[0].clearHistory()
+    // "bc" is purged while "de" follows it (its note goes on "de"); then the peer types "Y" after
+    // "e", and "de" is deleted and purged too: its note, and the one it held, go on "Y".
+    try await docs[0].update { root, _ in try root.text("t")?.delete(1, 3) }
+    try await exchange()
+    #expect(await docs[0].garbageCollect(minSyncedVersionVector: maxVectorOfDetached()) == 1)
+    try await docs[1].update { root, _ in _ = try root.text("t")?.edit(3, 3, "Y") }
+    try await exchange()
+    try await docs[0].update { root, _ in try root.text("t")?.delete(1, 3) }
+    try await exchange()
+    #expect(await docs[0].garbageCollect(minSyncedVersionVector: maxVectorOfDetached()) == 1)
+    #expect(await text(docs[0]) == "aYf")
+    try await docs[0].undo()
+    try await docs[0].undo()
+    try await exchange()
+    for doc in docs {
+      #expect(await text(doc) == "abcdeYf")
+      #expect(await doc.checkInvariants() == nil)
+    }
+    #expect(await docs[0].toSortedJSON() == docs[1].toSortedJSON())
+  }
+
   @Test("a piece keeps at most four notes, the nearest, whatever was purged next to it")
   func notesStayBounded() async throws {
     let doc = Document(key: "notes")

@@ -30,30 +30,52 @@ extension CRDTText {
     var end: Int32
   }
 
-  /// The purged runs that sat just left of a piece, in document order (the last one was
-  /// nearest to it). At most ``capacity``: the farthest go first.
+  /// The purged runs that sat just left of a piece, in document order (the nearest last): at
+  /// most ``capacity``, the farthest dropped first. The nearest is stored inline, so a piece
+  /// next to one purged run (most of them) costs no allocation.
   struct PurgeNotes {
     static let capacity = 4
-    private(set) var runs: [PurgedRun]
+    /// The run right left of the piece.
+    private(set) var nearest: PurgedRun
+    /// The runs left of `nearest`, farthest first.
+    private(set) var farther: [PurgedRun] = []
 
-    /// The notes of `runs` in document order: contiguous runs of one insertion joined, the
-    /// nearest ``capacity`` kept.
-    init(_ runs: [PurgedRun]) {
-      var joined: [PurgedRun] = []
-      joined.reserveCapacity(runs.count)
-      for run in runs {
-        if let last = joined.last, last.createdAt == run.createdAt, last.end == run.start {
-          joined[joined.count - 1].end = run.end
-        } else {
-          joined.append(run)
-        }
+    init(_ run: PurgedRun) { nearest = run }
+
+    var count: Int { farther.count + 1 }
+
+    /// The runs in document order.
+    var runs: [PurgedRun] { farther + [nearest] }
+
+    /// The run at `index` in document order.
+    subscript(index: Int) -> PurgedRun { index < farther.count ? farther[index] : nearest }
+
+    /// Puts `run`, which sat left of all these runs, before them (joined to the first when it
+    /// continues it in its insertion).
+    mutating func prepend(_ run: PurgedRun) {
+      func joins(_ next: PurgedRun) -> Bool { next.createdAt == run.createdAt && next.start == run.end }
+      if farther.isEmpty {
+        if joins(nearest) { nearest.start = run.start } else { farther = [run] }
+      } else if joins(farther[0]) {
+        farther[0].start = run.start
+      } else if count < Self.capacity {
+        farther.insert(run, at: 0)
       }
-      self.runs = Array(joined.suffix(Self.capacity))
+      // Else it would be the farthest of more than the capacity: dropped.
     }
 
-    /// The position in ``runs`` of the run holding offset `offset` of insertion `createdAt`.
+    /// Puts `notes`, which sat left of all these runs, before them.
+    mutating func prepend(_ notes: PurgeNotes) {
+      prepend(notes.nearest)
+      for run in notes.farther.reversed() { prepend(run) }
+    }
+
+    /// The position in document order of the run holding offset `offset` of insertion
+    /// `createdAt`.
     func index(holding offset: Int32, of createdAt: PackedTicket) -> Int? {
-      runs.firstIndex { $0.createdAt == createdAt && $0.start <= offset && offset < $0.end }
+      func holds(_ run: PurgedRun) -> Bool { run.createdAt == createdAt && run.start <= offset && offset < run.end }
+      if holds(nearest) { return farther.count }
+      return farther.firstIndex(where: holds)
     }
   }
 
@@ -62,10 +84,16 @@ extension CRDTText {
   package func collect(_ handle: Int32) {
     let node = arena[Int(handle)]
     let holder = node.next >= 0 ? node.next : CRDTText.endOfText
-    var runs = purgeNotes.removeValue(forKey: handle)?.runs ?? []
-    runs.append(PurgedRun(createdAt: node.createdAt, start: node.offset, end: node.offset + node.length))
-    if let theirs = purgeNotes[holder] { runs.append(contentsOf: theirs.runs) }
-    purgeNotes[holder] = PurgeNotes(runs)
+    let run = PurgedRun(createdAt: node.createdAt, start: node.offset, end: node.offset + node.length)
+    let own = purgeNotes.isEmpty ? nil : purgeNotes.removeValue(forKey: handle)
+    if let index = purgeNotes.index(forKey: holder) {
+      purgeNotes.values[index].prepend(run)
+      if let own { purgeNotes.values[index].prepend(own) }
+    } else {
+      var notes = PurgeNotes(run)
+      if let own { notes.prepend(own) }
+      purgeNotes[holder] = notes
+    }
     purge(handle)
   }
 
@@ -83,7 +111,7 @@ extension CRDTText {
     for _ in 0..<limit {
       let key = handle >= 0 ? handle : CRDTText.endOfText
       if let notes = purgeNotes[key], let index = notes.index(holding: offset, of: packed) {
-        return (anchor(before: previous, notes: notes, runIndex: index, start: start), notes.runs[index].end)
+        return (anchor(before: previous, notes: notes, runIndex: index, start: start), notes[index].end)
       }
       guard handle >= 0, handle != stop else { return nil }
       previous = handle
@@ -126,7 +154,7 @@ extension CRDTText {
   func checkPurgeNoteInvariants(linked: Set<Int32>) -> String? {
     for (handle, notes) in purgeNotes {
       if handle != CRDTText.endOfText && !linked.contains(handle) { return "purge notes on the unlinked piece \(handle)" }
-      if notes.runs.isEmpty || notes.runs.count > PurgeNotes.capacity { return "piece \(handle) holds \(notes.runs.count) purge notes" }
+      if notes.count > PurgeNotes.capacity { return "piece \(handle) holds \(notes.count) purge notes" }
     }
     return nil
   }

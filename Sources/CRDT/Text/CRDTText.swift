@@ -385,7 +385,7 @@ package final class CRDTText: CRDTElement {
       ("attributes", attributeSets.capacity * MemoryLayout<TextAttributes>.stride
         + attributeSets.reduce(0) { $0 + $1.entries.capacity * MemoryLayout<TextAttributes.Entry>.stride }),
       ("purgeNotes", purgeNotes.capacity * 4 / 3 * (MemoryLayout<Int32>.stride + MemoryLayout<PurgeNotes>.stride)
-        + purgeNotes.values.reduce(0) { $0 + 32 + $1.runs.capacity * MemoryLayout<PurgedRun>.stride }),
+        + purgeNotes.values.reduce(0) { $0 + ($1.farther.isEmpty ? 0 : 32 + $1.farther.capacity * MemoryLayout<PurgedRun>.stride) }),
     ]
   }
 
@@ -529,7 +529,9 @@ package final class CRDTText: CRDTElement {
     arena[Int(previous)].next = node.next
     if node.isRemoved { freeRemovals.append(node.removal) }
     if !livenessSteps.isEmpty { livenessSteps[handle] = nil }
-    if !purgeNotes.isEmpty { purgeNotes[handle] = nil }
+    // Purge notes: only garbage collection unlinks a piece that can hold some, and it takes
+    // them first (``collect(_:)``); every other unlink is a rollback of a piece made in the
+    // same transaction, which no collection ran during.
     arena[Int(handle)] = Piece(createdAt: PackedTicket(lamport: 0, delimiter: 0, actor: 0), offset: -1, start: 0, length: 0)
     freeHandles.append(handle)
   }
