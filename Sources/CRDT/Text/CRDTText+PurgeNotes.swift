@@ -35,7 +35,7 @@ extension CRDTText {
   /// next to one purged run (most of them) costs no allocation.
   struct PurgeNotes {
     static let capacity = 4
-    /// The run right left of the piece.
+    /// The run just left of the piece.
     private(set) var nearest: PurgedRun
     /// The runs left of `nearest`, farthest first.
     private(set) var farther: [PurgedRun] = []
@@ -50,9 +50,14 @@ extension CRDTText {
     /// The run at `index` in document order.
     subscript(index: Int) -> PurgedRun { index < farther.count ? farther[index] : nearest }
 
-    /// Puts `run`, which sat left of all these runs, before them (joined to the first when it
-    /// continues it in its insertion).
-    mutating func prepend(_ run: PurgedRun) {
+    /// Puts `run`, which sat just left of all these runs, before them (joined to the first when
+    /// it continues it in its insertion).
+    ///
+    /// - Returns: false when it is dropped, being the farthest of more than ``capacity``; then
+    ///   so must every run left of it be: one of them could otherwise be joined to the first
+    ///   run across it.
+    @discardableResult
+    mutating func prepend(_ run: PurgedRun) -> Bool {
       func joins(_ next: PurgedRun) -> Bool { next.createdAt == run.createdAt && next.start == run.end }
       if farther.isEmpty {
         if joins(nearest) { nearest.start = run.start } else { farther = [run] }
@@ -60,14 +65,18 @@ extension CRDTText {
         farther[0].start = run.start
       } else if count < Self.capacity {
         farther.insert(run, at: 0)
+      } else {
+        return false
       }
-      // Else it would be the farthest of more than the capacity: dropped.
+      return true
     }
 
-    /// Puts `notes`, which sat left of all these runs, before them.
+    /// Puts `notes`, which sat just left of all these runs, before them.
     mutating func prepend(_ notes: PurgeNotes) {
-      prepend(notes.nearest)
-      for run in notes.farther.reversed() { prepend(run) }
+      guard prepend(notes.nearest) else { return }
+      for run in notes.farther.reversed() {
+        guard prepend(run) else { return }
+      }
     }
 
     /// The position in document order of the run holding offset `offset` of insertion
@@ -87,8 +96,7 @@ extension CRDTText {
     let run = PurgedRun(createdAt: node.createdAt, start: node.offset, end: node.offset + node.length)
     let own = purgeNotes.isEmpty ? nil : purgeNotes.removeValue(forKey: handle)
     if let index = purgeNotes.index(forKey: holder) {
-      purgeNotes.values[index].prepend(run)
-      if let own { purgeNotes.values[index].prepend(own) }
+      if purgeNotes.values[index].prepend(run), let own { purgeNotes.values[index].prepend(own) }
     } else {
       var notes = PurgeNotes(run)
       if let own { notes.prepend(own) }
