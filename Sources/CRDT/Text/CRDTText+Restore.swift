@@ -264,14 +264,20 @@ extension CRDTText {
   func restoreAnchor(_ createdAt: TimeTicket, gapStart: Int32, gapEnd: Int32, executedAt: TimeTicket,
                              fallback: TextPosition?, chainAnchor: Int32, journal: Journal) -> Int32 {
     if let successor = pieceCovering(createdAt, gapEnd) { return previous(of: successor) }
-    if gapStart > 0, let left = floorPiece(TextNodeID(createdAt: createdAt, offset: gapStart - 1)) { return left }
+    if gapStart > 0, let left = floorPiece(TextNodeID(createdAt: createdAt, offset: gapStart - 1)) {
+      // What this restore placed just before, when it lies right of that piece: the spans come
+      // in document order, so the characters sat after it (another insertion's run the
+      // deletion took between the two runs of this one).
+      let after = chainAnchor >= 0 && comes(chainAnchor, after: left, within: 64) ? chainAnchor : left
+      return pastNewerRecreations(after, of: createdAt, executedAt: executedAt)
+    }
     // Yorkie takes the insertion's last piece here; with several pieces right of the gap that
     // puts the characters after all but the last of them, where a replica that had not purged
     // them shows them before. The nearest piece on the right is where they were.
     var right = firstPiece(of: createdAt) ?? -1
     while right >= 0 && arena[Int(right)].offset < gapEnd { right = arena[Int(right)].insNext }
     if right >= 0 { return previous(of: right) }
-    if chainAnchor >= 0 { return chainAnchor }
+    if chainAnchor >= 0 { return pastNewerRecreations(chainAnchor, of: createdAt, executedAt: executedAt) }
     // The operation's own anchor, the boundary its edit was made at, read by identity as an
     // edit's positions are. Yorkie re-reads it against the visible text (`refinePos`): a replica
     // that has removed characters after the anchor which the undoing replica still showed (its
@@ -282,12 +288,42 @@ extension CRDTText {
     // piece purged here) is it re-read as Yorkie does; then the head, Yorkie's last fallback.
     // `boundary` throws before it changes anything.
     if let fallback {
-      if let byIdentity = try? boundary(at: fallback, editedAt: executedAt, journal: journal) { return byIdentity.left }
+      if let byIdentity = try? boundary(at: fallback, editedAt: executedAt, journal: journal) {
+        return pastNewerRecreations(byIdentity.left, of: createdAt, executedAt: executedAt)
+      }
       if let refined = refine(fallback), let byIndex = try? boundary(at: refined, editedAt: executedAt, journal: journal) {
-        return byIndex.left
+        return pastNewerRecreations(byIndex.left, of: createdAt, executedAt: executedAt)
       }
     }
-    return CRDTText.head
+    return pastNewerRecreations(CRDTText.head, of: createdAt, executedAt: executedAt)
+  }
+
+  /// Whether piece `later` is among the `limit` pieces after piece `earlier`.
+  func comes(_ later: Int32, after earlier: Int32, within limit: Int) -> Bool {
+    var handle = arena[Int(earlier)].next
+    for _ in 0..<limit where handle >= 0 {
+      if handle == later { return true }
+      handle = arena[Int(handle)].next
+    }
+    return false
+  }
+
+  /// `anchor`, moved right past the pieces of other insertions that restores newer than
+  /// `executedAt` recreated right after it: RGA's rule for concurrent insertions at one place
+  /// (the newest first), applied by the ticket of the recreation, since a recreated piece keeps
+  /// its old identity, which says nothing of when it came back. Two restores that recreate at
+  /// the same place so give one order in either order of arrival.
+  func pastNewerRecreations(_ anchor: Int32, of createdAt: TimeTicket, executedAt: TimeTicket) -> Int32 {
+    guard !livenessSteps.isEmpty else { return anchor }
+    let own = packIfKnown(createdAt)
+    var current = anchor
+    while true {
+      let next = arena[Int(current)].next
+      guard next >= 0, arena[Int(next)].createdAt != own, let steps = livenessSteps[next], steps.count >= 2,
+        steps[0] == LivenessStep(at: CRDTText.purgedRemoval, revives: false), isAfter(steps[1].at, executedAt)
+      else { return current }
+      current = next
+    }
   }
 
   /// Re-reads a position made against an older split of the pieces (Yorkie's `refinePos`): its
