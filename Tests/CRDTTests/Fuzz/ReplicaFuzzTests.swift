@@ -177,6 +177,17 @@ struct ReplicaFuzzTests {
     }
   }
 
+  /// Seeds of the long run (`CRDT_LONG_TESTS=20`) that diverged after garbage collection:
+  /// recreated text placed on the wrong side of a peer's text (348980, before the purge notes),
+  /// two restores recreating at one place in arrival order (206438), and a run of one insertion
+  /// placed before another insertion's run that this restore had put between its two runs
+  /// (301466). Kept in every run.
+  @Test("seeds that once diverged after garbage collection converge", arguments: [UInt64(348_980), 206_438, 301_466])
+  func formerDivergences(seed: UInt64) async throws {
+    print("fuzz seed \(seed) (three replicas, a former divergence)")
+    try await run(seed: seed)
+  }
+
   private final class Run {
     let session: FuzzSession
     let docs: [Document]
