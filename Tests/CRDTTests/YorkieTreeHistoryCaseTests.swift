@@ -125,30 +125,23 @@ struct YorkieTreeHistoryConcurrentCaseTests {
     return (d1, d2, log)
   }
 
-  @Test("converges on undo of overlapping deletes", arguments: overlaps)
-  func undoOverlappingDeletes(_ overlap: OverlapCase) async throws {
+  /// Yorkie's "converges on undo" and "converges on undo+redo" of overlapping deletes: the first
+  /// is the second stopped after the undos.
+  @Test("converges on undo (and redo) of overlapping deletes", arguments: overlaps, [false, true])
+  func undoRedoOverlappingDeletes(_ overlap: OverlapCase, redoes: Bool) async throws {
     let (d1, d2, log) = try await Self.deleteAndPurge(overlap)
     try await d1.undo()
     try await d2.undo()
     try await settle(d1, d2, log)
     await expectConverged(d1, d2, "after undo")
     await expectXML(d1, d2, Self.digits, "after undo")
-    await expectSound(d1, d2)
-  }
-
-  @Test("converges on undo+redo of overlapping deletes", arguments: overlaps)
-  func undoRedoOverlappingDeletes(_ overlap: OverlapCase) async throws {
-    let (d1, d2, log) = try await Self.deleteAndPurge(overlap)
-    try await d1.undo()
-    try await d2.undo()
-    try await settle(d1, d2, log)
-    await expectConverged(d1, d2, "after undo")
-    await expectXML(d1, d2, Self.digits, "after undo")
-    try await d1.redo()
-    try await d2.redo()
-    try await settle(d1, d2, log)
-    await expectConverged(d1, d2, "after redo")
-    await expectXML(d1, d2, overlap.afterDeletes, "after redo")
+    if redoes {
+      try await d1.redo()
+      try await d2.redo()
+      try await settle(d1, d2, log)
+      await expectConverged(d1, d2, "after redo")
+      await expectXML(d1, d2, overlap.afterDeletes, "after redo")
+    }
     await expectSound(d1, d2)
   }
 
