@@ -257,12 +257,15 @@ extension CRDTText {
   }
 
   /// The piece after which the recreated characters `gapStart..<gapEnd` of insertion
-  /// `createdAt` go (Yorkie's `findRestoreAnchor`): before the surviving piece that holds
-  /// `gapEnd`; else after the nearest surviving piece on their left; else before the nearest
-  /// surviving piece on their right; else after the piece restored just before them; else at
-  /// the operation's anchor (re-read against the current pieces); else after the head.
+  /// `createdAt` go when no purge note places them (Yorkie's `findRestoreAnchor`): before the
+  /// surviving piece that holds `gapEnd`; else after the nearest surviving piece on their left
+  /// (or after the piece restored just before them, when that lies further right); else before
+  /// the nearest surviving piece on their right; else after the piece restored just before them;
+  /// else at the operation's anchor, read by identity; else after the head. Wherever they go
+  /// after a piece, they also go after what newer restores recreated there
+  /// (``pastNewerRecreations(_:of:executedAt:)``).
   func restoreAnchor(_ createdAt: TimeTicket, gapStart: Int32, gapEnd: Int32, executedAt: TimeTicket,
-                             fallback: TextPosition?, chainAnchor: Int32, journal: Journal) -> Int32 {
+                     fallback: TextPosition?, chainAnchor: Int32, journal: Journal) -> Int32 {
     if let successor = pieceCovering(createdAt, gapEnd) { return previous(of: successor) }
     if gapStart > 0, let left = floorPiece(TextNodeID(createdAt: createdAt, offset: gapStart - 1)) {
       // What this restore placed just before, when it lies right of that piece: the spans come
