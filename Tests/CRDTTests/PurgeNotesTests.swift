@@ -161,7 +161,7 @@ struct PurgeNotesTests {
     }
     #expect(await text(doc) == "Z")
     #expect(await doc.checkInvariants() == nil)
-    let counts = try await doc.update { root, _ in (root.text("t")?.element?.purgeNotes.values.map(\.runs.count)) ?? [] }
+    let counts = try await doc.update { root, _ in (root.text("t")?.element?.purgeNotes.values.map(\.count)) ?? [] }
     #expect(counts == [CRDTText.PurgeNotes.capacity])
   }
 }

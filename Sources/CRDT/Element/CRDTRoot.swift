@@ -469,7 +469,7 @@ package final class CRDTRoot {
           // them; an element still holding live content anywhere below (a concurrent insertion
           // its removal did not see, a node a restore revived under it) stays, so that no live
           // node is cut off the tree.
-          guard !pinned(node, of: tree), node.isText || !node.holdsLiveDescendant else { continue }
+          guard !pinned(node, of: tree), !node.holdsLiveDescendant else { continue }
           // A pair follows its tombstone when a removal was made again with a newer ticket (an
           // operation applied again in ticket order, CRDTTree+Ordering.swift): it waits for it.
           if let removedAt = node.removedAt, !minSyncedVersionVector.covers(removedAt) {

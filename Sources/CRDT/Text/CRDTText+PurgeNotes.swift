@@ -44,9 +44,6 @@ extension CRDTText {
 
     var count: Int { farther.count + 1 }
 
-    /// The runs in document order.
-    var runs: [PurgedRun] { farther + [nearest] }
-
     /// The run at `index` in document order.
     subscript(index: Int) -> PurgedRun { index < farther.count ? farther[index] : nearest }
 

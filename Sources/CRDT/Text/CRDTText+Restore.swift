@@ -128,7 +128,7 @@ extension CRDTText {
           var gapEnd = Swift.min(pieceStart, span.end)
           if units == nil { units = Array(span.content.utf16) }
           let anchor: Int32
-          if let noted = notedPlace(of: span.createdAt, at: cursor,
+          if !purgeNotes.isEmpty, let noted = notedPlace(of: span.createdAt, at: cursor,
                                     after: scanStart(span.createdAt, gapStart: cursor, fallback: fallback, chainAnchor: chainAnchor),
                                     until: nextPiece(of: span.createdAt, from: cursor)) {
             // Where a purge noted these characters were (CRDTText+PurgeNotes.swift); those past
@@ -277,8 +277,7 @@ extension CRDTText {
     // Yorkie takes the insertion's last piece here; with several pieces right of the gap that
     // puts the characters after all but the last of them, where a replica that had not purged
     // them shows them before. The nearest piece on the right is where they were.
-    var right = firstPiece(of: createdAt) ?? -1
-    while right >= 0 && arena[Int(right)].offset < gapEnd { right = arena[Int(right)].insNext }
+    let right = nextPiece(of: createdAt, from: gapEnd)
     if right >= 0 { return previous(of: right) }
     if chainAnchor >= 0 { return pastNewerRecreations(chainAnchor, of: createdAt, executedAt: executedAt) }
     // The operation's own anchor, the boundary its edit was made at, read by identity as an
