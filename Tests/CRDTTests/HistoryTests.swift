@@ -376,6 +376,45 @@ struct HistoryTests {
     #expect(await b.toSortedJSON() == typed)
   }
 
+  @Test("a peer's edit inside what it created in a container whose removal is undone concurrently is dropped where the creation came before the restore",
+        arguments: [false, true])
+  func editInsideCreationBeforeRestore(inArray: Bool) async throws {
+    // Fuzz seed 1584344 (three replicas): B creates an object inside the container A removes
+    // and restores, then sets a key in it, before seeing A's changes. C receives B's creation,
+    // then A's removal and restore (the copy replaces the tombstone holding B's object), then
+    // B's Set naming that object: C must skip it as A does (where the creation itself was
+    // skipped), not refuse B's change for an element it no longer has.
+    let docs = try await makeReplicas(3)
+    let (a, b, c) = (docs[0], docs[1], docs[2])
+    try await a.update { root, _ in
+      if inArray { try root.setNewArray("c").appendNewText().edit(0, 0, "ab") } else { try root.setNewObject("c").setNewText("t").edit(0, 0, "ab") }
+    }
+    for peer in [b, c] { try await peer.applyChanges(await a.pendingChanges) }
+    try await a.update { root, _ in
+      if inArray { try root.array("c")?.remove(at: 0) } else { root.remove("c") }
+    }
+    try await a.undo()
+    try await b.update { root, _ in
+      if inArray { _ = root.array("c")?.appendNewObject() } else { _ = root.object("c")?.setNewObject("o") }
+    }
+    let creation = await b.pendingChanges
+    try await b.update { root, _ in
+      let object = inArray ? root.array("c")?.object(at: 1) : root.object("c")?.object("o")
+      object?["k"] = 1
+    }
+    let fromA = await a.pendingChanges, fromB = await b.pendingChanges
+    try await c.applyChanges(creation)
+    try await c.applyChanges(fromA)
+    try await c.applyChanges(fromB)
+    try await a.applyChanges(fromB)
+    try await b.applyChanges(fromA)
+    let expected = inArray ? #"{"c":[[{"val":"ab"}],{"k":1}]}"# : #"{"c":{"t":[{"val":"ab"}]}}"#
+    for doc in docs {
+      #expect(await doc.toSortedJSON() == expected)
+      #expect(await doc.checkInvariants() == nil)
+    }
+  }
+
   @Test("undoing an update that moved an element and then replaced its array's container, then the removal before it")
   func undoRemovalAfterMoveAndReplacedContainer() async throws {
     // (Editing fuzz seed 663318.) The ArraySet's undo puts the container back as a copy under

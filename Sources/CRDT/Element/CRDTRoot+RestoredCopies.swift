@@ -17,7 +17,9 @@
 // So an operation whose author had not seen the restore, aimed at the copy or anything inside
 // it, does nothing, on every replica: what its author saw is what every replica shows once the
 // restore arrived. The elements such a skipped operation would have created are remembered:
-// the author's later operations on them (still without the restore) are skipped as well.
+// the author's later operations on them (still without the restore) are skipped as well; so
+// are the elements such an operation did create where it arrived before the restore, which
+// the copy drops with the tombstone (`noteDropped`).
 //
 // A Remove of an object member concurrent with the Set restoring it names the same ticket as
 // the copy. Yorkie removes the copy when the Remove arrives after it and keeps it live when the
@@ -110,6 +112,20 @@ extension CRDTRoot {
     }
     note(element)
     element.forEachDescendant(note)
+  }
+
+  /// Remembers the elements under `holder` (a tombstone or older copy that the restored `copy`,
+  /// placed at `placedAt`, replaces) that the copy lacks: operations concurrent with the
+  /// restore created them, and their authors' later operations on them are skipped, as they
+  /// are on a replica where the restore arrived before those creations (``noteSkipped(_:hiddenBy:journal:)``).
+  package func noteDropped(under holder: CRDTElement, keptBy copy: CRDTElement, placedAt: TimeTicket, journal: Journal) {
+    var kept: Set<TimeTicket> = []
+    copy.forEachDescendant { if $0.kind.isRegistered { kept.insert($0.createdAt) } }
+    holder.forEachDescendant { element in
+      guard element.kind.isRegistered, !kept.contains(element.createdAt) else { return }
+      journal.append(.root(.skippedCreation(element.createdAt, skippedCreations[element.createdAt])))
+      skippedCreations[element.createdAt] = placedAt
+    }
   }
 
   /// Whether an author who had seen what `vector` holds had seen `ticket`.

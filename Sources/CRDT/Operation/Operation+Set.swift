@@ -82,6 +82,7 @@ extension Operation {
     journal.noteSizeChange(root)
     root.size = root.size - CRDTRoot.subtreeSize(of: holder, garbage: root.isGarbage(object))
     journal.append(object, .restoredOver(CRDTObject.RestoredHolder(element: holder, key: key, wasWinner: wasWinner)))
+    root.noteDropped(under: holder, keptBy: element, placedAt: executedAt, journal: journal)
     root.deregister(holder)
     object.purge(holder)
     return true

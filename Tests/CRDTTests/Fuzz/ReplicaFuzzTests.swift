@@ -177,12 +177,14 @@ struct ReplicaFuzzTests {
     }
   }
 
-  /// Seeds of the long run (`CRDT_LONG_TESTS=20`) that diverged after garbage collection:
-  /// recreated text placed on the wrong side of a peer's text (348980, before the purge notes),
-  /// two restores recreating at one place in arrival order (206438), and a run of one insertion
-  /// placed before another insertion's run that this restore had put between its two runs
-  /// (301466). Kept in every run.
-  @Test("seeds that once diverged after garbage collection converge", arguments: [UInt64(348_980), 206_438, 301_466])
+  /// Seeds of the long run (`CRDT_LONG_TESTS=20`) that diverged or failed: recreated text
+  /// placed on the wrong side of a peer's text (348980, before the purge notes), two restores
+  /// recreating at one place in arrival order (206438), a run of one insertion placed before
+  /// another insertion's run that this restore had put between its two runs (301466), and a
+  /// peer's Set inside an object it had created in a container whose replacement a concurrent
+  /// undo reverted, refused where the creation arrived before the undo (1584344). Kept in
+  /// every run.
+  @Test("seeds that once diverged or failed converge", arguments: [UInt64(348_980), 206_438, 301_466, 1_584_344])
   func formerDivergences(seed: UInt64) async throws {
     print("fuzz seed \(seed) (three replicas, a former divergence)")
     try await run(seed: seed)
@@ -365,6 +367,7 @@ struct ReplicaFuzzTests {
     case (.applies, let error?):
       session.problem("a causally ready delivery to r\(r) failed: \(error)")
       if ReplicaFuzzTests.debugs {
+        await printLatestChanges(run)
         for change in batch { for op in change.operations { print("DEBUG change \(change.id.clientSeq)@\(change.id.actorID): \(op)") } }
         for change in batch { for op in change.operations {
           print("DEBUG r\(r) pieces of \(op.parentCreatedAt):\n\(await doc.debugPieces(createdAt: op.parentCreatedAt))")
