@@ -140,6 +140,42 @@ struct JournalRollbackTests {
     #expect(await doc.garbageLength == 1)
   }
 
+  @Test("a text the rolled-back transaction brought, with removed characters, leaves no garbage behind",
+        arguments: [false, true])
+  func rolledBackTextLeavesNoGarbage(remote: Bool) async throws {
+    // Fuzz seed 1378450 (three replicas): a batch whose undo Set a copy of a text holding
+    // removed characters, and whose later change was not ready, counted those characters as
+    // garbage after the rollback.
+    let doc = Document(key: "d")
+    try await doc.setActor(actor(1))
+    try await doc.update { root, _ in try root.setNewText("t").edit(0, 0, "abc") }
+    if remote {
+      let peer = Document(key: "d")
+      try await peer.setActor(actor(2))
+      try await peer.applyChanges(await doc.pendingChanges)
+      try await peer.update { root, _ in
+        try root.text("t")?.delete(1, 2)
+        root.remove("t")
+      }
+      try await peer.undo()  // puts back a copy of "ac" with "b" removed
+      let changes = await peer.pendingChanges
+      #expect(changes.count == 2)
+      let unready = Change(id: ChangeID(clientSeq: 9, lamport: 50, actorID: actor(3), versionVector: VersionVector()), operations: [])
+      await #expect(throws: YorkieError.self) { try await doc.applyChanges(changes + [unready]) }
+    } else {
+      await #expect(throws: DummyError.self) {
+        try await doc.update { root, _ in
+          try root.setNewText("u").edit(0, 0, "xyz")
+          try root.text("u")?.delete(0, 2)
+          throw DummyError()
+        }
+      }
+    }
+    #expect(await doc.toJSON() == #"{"t":[{"val":"abc"}]}"#)
+    #expect(await doc.garbageLength == 0)
+    #expect(await doc.checkInvariants() == nil)
+  }
+
   @Test("an update with more records than one journal chunk rolls back completely, and the next one commits")
   func rollbackAcrossChunks() async throws {
     let doc = Document(key: "d")

@@ -224,6 +224,9 @@ package final class CRDTRoot {
       // Only this element's entry: a Yorkie peer's undo re-creates an array element from a
       // copy whose descendants keep their tickets, and the copy's entries answer to them now.
       if registry[element.createdAt]?.element === element { registry.remove(element.createdAt) }
+      // A text out of the document holds no garbage of it (a rolled-back Set's value may have
+      // brought removed pieces; `reattach` notes them again).
+      if case .text(let text) = element.kind { forgetTextGarbage(text) }
       guard element.isRemoved else { return }  // only tombstones are in `removed`
       if purgedInPass != nil {
         purgedInPass!.insert(ObjectIdentifier(element))
@@ -243,6 +246,7 @@ package final class CRDTRoot {
   package func reattach(_ element: CRDTElement, parent: CRDTElement) {
     func visit(_ element: CRDTElement, parent: CRDTElement) {
       if element.kind.isRegistered { registry[element.createdAt] = Entry(element: element, parent: parent) }
+      if case .text(let text) = element.kind, CRDTRoot.removedPieceCount(text) > 0 { noteTextGarbage(text) }
       if element.isRemoved {
         removed.append(Entry(element: element, parent: parent))
         if element.kind.holdsContent { removedHolders += 1 }
@@ -321,6 +325,13 @@ package final class CRDTRoot {
     if key == lastGarbageText { return }
     if garbageTexts[key] == nil { garbageTexts[key] = text }
     lastGarbageText = key
+  }
+
+  /// Stops tracking `text`'s removed pieces: the text left the document.
+  private func forgetTextGarbage(_ text: CRDTText) {
+    let key = ObjectIdentifier(text)
+    garbageTexts[key] = nil
+    if key == lastGarbageText { lastGarbageText = nil }
   }
 
   /// The removed pieces of `text`, in text order.
