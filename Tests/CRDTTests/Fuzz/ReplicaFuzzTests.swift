@@ -180,7 +180,7 @@ struct ReplicaFuzzTests {
   /// Seeds of the long run (`CRDT_LONG_TESTS=20`) that diverged or failed: recreated text
   /// placed on the wrong side of a peer's text (348980, before the purge notes), two restores
   /// recreating at one place in arrival order (206438), a run of one insertion placed before
-  /// another insertion's run that this restore had put between its two runs (301466), and a
+  /// another insertion's run that this restore had put between its two runs (301466), a
   /// peer's Set inside an object it had created in a container whose replacement a concurrent
   /// undo reverted, refused where the creation arrived before the undo (1584344), and a rollback
   /// that left a text the batch had brought counted as garbage (1378450). Kept in
