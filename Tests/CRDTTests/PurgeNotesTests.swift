@@ -147,6 +147,47 @@ struct PurgeNotesTests {
     #expect(await docs[0].toSortedJSON() == docs[1].toSortedJSON())
   }
 
+  @Test("a run purged whole and restored in two parts, the later part first, comes back in one place",
+        arguments: Purgers.allCases)
+  func joinedRunRestoredInParts(_ purgers: Purgers) async throws {
+    // Fuzz seed 974581 (three replicas). One update deletes "llo wo" and replaces "rl" with
+    // "XY": the purge leaves one note, "llo worl" sat before "d". The undo restores "rl"
+    // first (before "d"), then "llo wo", whose note lies past "rl", the insertion's next piece:
+    // they sat right before it, after the peer's "Q" and the "XY" typed after "He", not
+    // right after "He".
+    let docs = try await makeReplicas(2)
+    let log = ChangeLog(actors: [actor(1), actor(2)])
+    func exchange() async throws {
+      for _ in 0..<2 {
+        for doc in docs { try await log.sync(doc, collectGarbage: false) }
+      }
+    }
+    try await docs[0].update { root, _ in _ = try root.setNewText("t").edit(0, 0, "Hello world") }
+    // "w" styled: the deleted characters are three pieces, "llo ", "w" and "o", restored as
+    // three spans; no surviving piece holds the end of the first.
+    try await docs[0].update { root, _ in try root.text("t")?.setStyle(6, 7, ["b": true]) }
+    try await exchange()
+    await docs[0].clearHistory()
+    try await docs[0].update { root, _ in
+      try root.text("t")?.delete(2, 8)
+      _ = try root.text("t")?.edit(2, 4, "XY")
+    }
+    try await exchange()
+    #expect(await text(docs[0]) == "HeXYd")
+    for (index, doc) in docs.enumerated() where purgers.purges(index) {
+      #expect(await doc.garbageCollect(minSyncedVersionVector: maxVectorOfDetached()) > 0)
+    }
+    try await docs[1].update { root, _ in _ = try root.text("t")?.edit(2, 2, "Q") }
+    try await exchange()
+    try await docs[0].undo()
+    try await exchange()
+    for doc in docs {
+      #expect(await text(doc) == "HeQllo world")
+      #expect(await doc.checkInvariants() == nil)
+    }
+    #expect(await docs[0].toSortedJSON() == docs[1].toSortedJSON())
+  }
+
   @Test("a piece keeps at most four notes, the nearest, whatever was purged next to it")
   func notesStayBounded() async throws {
     let doc = Document(key: "notes")

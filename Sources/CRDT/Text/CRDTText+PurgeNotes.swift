@@ -108,31 +108,56 @@ extension CRDTText {
   /// `stop` (the insertion's next surviving piece, -1 for none: the characters sat before it);
   /// and the end of the noted run (characters past it sat elsewhere). Nil when no note holds
   /// them; then the insertion's surviving pieces place them (``restoreAnchor``).
+  ///
+  /// `stop` may itself be recreated, from a later part of the noted run that holds `offset`
+  /// (the purge joined both parts into one run, and an earlier restore brought back the later
+  /// part): then nothing sat between these characters and it, and they go right before it.
   func notedPlace(of createdAt: TimeTicket, at offset: Int32, after start: Int32, until stop: Int32,
                   limit: Int = 256) -> (anchor: Int32, runEnd: Int32)? {
     guard !purgeNotes.isEmpty, let packed = packIfKnown(createdAt) else { return nil }
     var previous = start
     var handle = arena[Int(start)].next
-    for _ in 0..<limit {
+    for step in 0..<limit {
       let key = handle >= 0 ? handle : CRDTText.endOfText
       if let notes = purgeNotes[key], let index = notes.index(holding: offset, of: packed) {
-        return (anchor(before: previous, notes: notes, runIndex: index, start: start), notes[index].end)
+        return (anchor(before: previous, notes: notes, runIndex: index, offset: offset, start: start), notes[index].end)
       }
-      guard handle >= 0, handle != stop else { return nil }
+      guard handle >= 0 else { return nil }
+      if handle == stop {
+        let stopOffset = arena[Int(stop)].offset
+        guard let (notes, index) = notesAhead(of: stop, holding: offset, of: packed, limit: limit - step),
+          notes[index].start <= stopOffset, stopOffset < notes[index].end else { return nil }
+        return (anchor(before: previous, notes: notes, runIndex: index, offset: offset, start: start), stopOffset)
+      }
       previous = handle
       handle = arena[Int(handle)].next
     }
     return nil
   }
 
-  /// The piece the characters of run `runIndex` of `notes` go after, `previous` being the piece
-  /// right before the notes' holder: left of the pieces already recreated there from later runs
-  /// of the same notes (they sat right of these characters), whatever order the restores came in.
-  private func anchor(before previous: Int32, notes: PurgeNotes, runIndex: Int, start: Int32) -> Int32 {
+  /// The notes of the first piece right of `piece` (or of the end) holding `offset` of insertion
+  /// `packed`, and the run's position in them, looking at most `limit` pieces ahead.
+  private func notesAhead(of piece: Int32, holding offset: Int32, of packed: PackedTicket, limit: Int) -> (PurgeNotes, Int)? {
+    var handle = arena[Int(piece)].next
+    for _ in 0..<Swift.max(limit, 0) {
+      let key = handle >= 0 ? handle : CRDTText.endOfText
+      if let notes = purgeNotes[key], let index = notes.index(holding: offset, of: packed) { return (notes, index) }
+      guard handle >= 0 else { return nil }
+      handle = arena[Int(handle)].next
+    }
+    return nil
+  }
+
+  /// The piece the characters from `offset` on of run `runIndex` of `notes` go after,
+  /// `previous` being the piece right before the notes' holder: left of the pieces already
+  /// recreated there from later runs of the same notes, or from the same run past `offset`
+  /// (they sat right of these characters), whatever order the restores came in.
+  private func anchor(before previous: Int32, notes: PurgeNotes, runIndex: Int, offset: Int32, start: Int32) -> Int32 {
     var anchor = previous
     while anchor != start, anchor != CRDTText.head {
       let piece = arena[Int(anchor)]
-      guard let later = notes.index(holding: piece.offset, of: piece.createdAt), later > runIndex else { break }
+      guard let later = notes.index(holding: piece.offset, of: piece.createdAt),
+        later > runIndex || (later == runIndex && piece.offset > offset) else { break }
       anchor = self.previous(of: anchor)
     }
     return anchor

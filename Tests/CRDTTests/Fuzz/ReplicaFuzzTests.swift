@@ -182,10 +182,11 @@ struct ReplicaFuzzTests {
   /// recreating at one place in arrival order (206438), a run of one insertion placed before
   /// another insertion's run that this restore had put between its two runs (301466), a
   /// peer's Set inside an object it had created in a container whose replacement a concurrent
-  /// undo reverted, refused where the creation arrived before the undo (1584344), and a rollback
-  /// that left a text the batch had brought counted as garbage (1378450). Kept in
-  /// every run.
-  @Test("seeds that once diverged or failed converge", arguments: [UInt64(348_980), 206_438, 301_466, 1_584_344, 1_378_450])
+  /// undo reverted, refused where the creation arrived before the undo (1584344), a rollback
+  /// that left a text the batch had brought counted as garbage (1378450), and characters of a
+  /// purged run restored after a later part of it, placed before the text typed after the
+  /// run's left neighbour (974581). Kept in every run.
+  @Test("seeds that once diverged or failed converge", arguments: [UInt64(348_980), 206_438, 301_466, 1_584_344, 1_378_450, 974_581])
   func formerDivergences(seed: UInt64) async throws {
     print("fuzz seed \(seed) (three replicas, a former divergence)")
     try await run(seed: seed)
