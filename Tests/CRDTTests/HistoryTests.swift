@@ -626,6 +626,43 @@ struct HistoryTests {
     }
   }
 
+  @Test("a style concurrent with the undo of a deletion does not reach the restored text, on replicas that purged it or not, in either order")
+  func styleConcurrentWithRestoreAfterPurge() async throws {
+    // Fuzz seed 903310. A deletes the bold "b" and undoes it; B, which purged "b" and had not
+    // seen the undo, colours "ac": on B nothing lay between "a" and "c" to colour, and the
+    // recreated "b" takes the attributes it had. C, which kept the tombstone, receives B's style
+    // before A's undo; A after. Once the style's ticket was newer than the undo's, C and A
+    // coloured "b" as well (last writer wins), B did not.
+    let docs = try await makeReplicas(3)
+    let (a, b, c) = (docs[0], docs[1], docs[2])
+    try await a.update { root, _ in
+      let text = root.setNewText("t")
+      _ = try text.edit(0, 0, "abc")
+      try text.setStyle(1, 2, ["bold": true])
+    }
+    for peer in [b, c] { try await peer.applyChanges(await a.pendingChanges) }
+    await a.clearHistory()
+    try await a.update { root, _ in try root.text("t")?.delete(1, 2) }
+    let deletion = await a.pendingChanges.suffix(1)
+    for peer in [b, c] { try await peer.applyChanges(Array(deletion)) }
+    #expect(await b.garbageCollect(minSyncedVersionVector: maxVectorOfDetached()) > 0)
+    try await a.undo()
+    let undo = Array(await a.pendingChanges.suffix(1))
+    // B's clock runs ahead of A's: its style's ticket is newer than the undo's.
+    for _ in 0..<3 { try await b.update { root, _ in root["n"] = 1 } }
+    try await b.update { root, _ in try root.text("t")?.setStyle(0, 2, ["color": "red"]) }
+    let fromB = await b.pendingChanges
+    try await c.applyChanges(fromB)
+    try await c.applyChanges(undo)
+    try await a.applyChanges(fromB)
+    try await b.applyChanges(undo)
+    let expected = #"{"n":1,"t":[{"attrs":{"color":"red"},"val":"a"},{"attrs":{"bold":true},"val":"b"},{"attrs":{"color":"red"},"val":"c"}]}"#
+    for doc in docs {
+      #expect(await doc.toSortedJSON() == expected)
+      #expect(await doc.checkInvariants() == nil)
+    }
+  }
+
   @Test("undo after garbage collection purged the removed text recreates it, on every replica")
   func undoAfterGarbageCollection() async throws {
     for seed in SeededRandom.seeds(4, base: 0x6C) {

@@ -39,7 +39,7 @@ extension Operation {
     // 2. Revive what it removed. Parts split off a tombstone stay garbage (registered here);
     // revived pieces are garbage no more.
     if !restoring.isEmpty {
-      let result = text.restore(restoring, executedAt: executedAt, fallback: from, journal: journal)
+      let result = text.restore(restoring, executedAt: executedAt, fallback: from, authorVector: mode.authorVector, journal: journal)
       // Revived pieces are garbage no more: they are live again in the text, which is where
       // removed pieces are counted.
       registerSplitGarbage(of: text, in: root, journal: journal)

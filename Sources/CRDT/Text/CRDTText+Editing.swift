@@ -207,13 +207,14 @@ extension CRDTText {
     var result = StyleResult(fromIndex: fromIndex, toIndex: toIndex, tombstones: [], revived: [])
     var handle = fromRight
     let sortedAttributes = attributes.sorted { $0.key < $1.key }
+    var knowledge = versionVector.map(Knowledge.init)
     while handle >= 0 && handle != toRight {
       let node = arena[Int(handle)]
       let known = versionVector.map { ($0[actors[Int(node.createdAt.actor)]] ?? 0) >= node.createdAt.lamport } ?? true
       if known {
-        if !livenessSteps.isEmpty, let revival = latestRevival(of: handle), isAfter(revival, editedAt) {
-          // A revival newer than this style reset the piece's attributes: what the style
-          // writes is what the revival cleared (CRDTText+Liveness.swift).
+        if !livenessSteps.isEmpty, let revival = revivalUnseen(by: &knowledge, of: handle, editedAt: editedAt) {
+          // A revival this style's author had not seen reset the piece's attributes: what the
+          // style writes is what the revival cleared (CRDTText+Liveness.swift, rule 4).
           let keys = sortedAttributes.map(\.key) + attributesToRemove
           restyle(handle, setting: [], removing: keys, editedAt: unpack(revival), journal: journal, into: &result)
         } else {
@@ -226,17 +227,19 @@ extension CRDTText {
   }
 
   /// Sets `attributes` (sorted by key) and removes `keysToRemove` on piece `handle` at
-  /// `editedAt`, each key last writer wins; notes the attribute tombstones made and replaced.
+  /// `editedAt`, each key last writer wins (or replacing what `overrides` accepts); notes the
+  /// attribute tombstones made and replaced.
   func restyle(_ handle: Int32, setting attributes: [(key: String, value: String)], removing keysToRemove: [String],
-               editedAt: TimeTicket, journal: Journal, into result: inout StyleResult) {
+               editedAt: TimeTicket, overriding overrides: ((TimeTicket) -> Bool)? = nil, journal: Journal,
+               into result: inout StyleResult) {
     let node = arena[Int(handle)]
     var set = node.attributes >= 0 ? attributeSets[Int(node.attributes)] : TextAttributes()
     let before = set
     for (key, value) in attributes {
-      let outcome = set.set(key, value, executedAt: editedAt)
+      let outcome = set.set(key, value, executedAt: editedAt, overriding: overrides)
       if let old = outcome.replacedTombstone { result.revived.append((id(ofPiece: node), key, old.updatedAt)) }
     }
-    for key in keysToRemove where set.remove(key, executedAt: editedAt) {
+    for key in keysToRemove where set.remove(key, executedAt: editedAt, overriding: overrides) {
       result.tombstones.append(AttributeTombstone(piece: handle, key: key, removedAt: editedAt))
     }
     if set != before {

@@ -16,10 +16,14 @@
 //    piece was already removed.
 //
 // 4. A revival also resets the piece's attributes to those its span carries (what the piece
-//    had when removed): those keys set, every other key removed, all at the revival's ticket,
-//    each key last writer wins. A style older than the piece's latest revival writes, for each
-//    key it names, a removal at that revival's ticket instead: what the revival would have
-//    cleared had the style arrived first (`CRDTText+Editing.swift`, `style`).
+//    had when removed): those keys set, every other key removed, all at the revival's ticket.
+//    The revival wins over every style its author had not seen, whatever the tickets: a
+//    replica that garbage collection let purge the piece recreates it with the span's
+//    attributes only, having had nowhere to apply such a style (fuzz seed 903310). So the reset
+//    overwrites, key by key, what its author had not seen, and otherwise last writer wins; a
+//    style whose author had not seen the piece's latest revival writes, for each key it names,
+//    a removal at that revival's ticket instead: what the revival would have cleared had the
+//    style arrived first (`CRDTText+Editing.swift`, `style`).
 //
 // Whether a step is effective depends only on what its author had seen, which every replica
 // has applied before the step; the state is a function of the set of effective steps. So the
@@ -72,10 +76,17 @@ extension CRDTText {
     return result
   }
 
-  /// The ticket of piece `handle`'s latest revival, if it has explicit steps and one.
-  func latestRevival(of handle: Int32) -> PackedTicket? {
+
+  /// The latest revival of piece `handle` that a style made at `editedAt` by an author who had
+  /// seen what `knowledge` holds had not seen (rule 4); nil when there is none. This replica's
+  /// own style (`knowledge` nil) saw every revival applied here, so only a newer one counts.
+  func revivalUnseen(by knowledge: inout Knowledge?, of handle: Int32, editedAt: TimeTicket) -> PackedTicket? {
     guard let steps = livenessSteps[handle] else { return nil }
-    return latest(steps, where: \.revives)?.at
+    guard var known = knowledge else {
+      return latest(steps, where: \.revives).map(\.at).flatMap { isAfter($0, editedAt) ? $0 : nil }
+    }
+    defer { knowledge = known }
+    return latest(steps, where: { $0.revives && !known.knows($0.at, in: self) })?.at
   }
 
   /// Whether an author who had seen what `knowledge` holds saw piece `handle` live (rule 3).

@@ -79,12 +79,15 @@ extension CRDTText {
   /// through them (as the JS SDK relinks them since yorkie-js-sdk#1327).
   ///
   /// A removed piece also takes back the attributes the span carries (those it had when
-  /// removed), key by key at `executedAt`, last writer wins: a style that reached the tombstone
-  /// since (the deleting update's own, or the undo's reverse style, whose range crosses it)
-  /// is undone, and a concurrent newer one on any replica still wins, whatever the order.
+  /// removed), key by key at `executedAt`: a style that reached the tombstone since (the
+  /// deleting update's own, or the undo's reverse style, whose range crosses it) is undone, and
+  /// so is a concurrent one (its author had not seen the revival), whatever its ticket and the
+  /// order of arrival, as on a replica that purged the piece and recreates it
+  /// (CRDTText+Liveness.swift, rule 4). `authorVector` is what the restore's author had seen
+  /// (nil: this replica's own restore).
   ///
   /// Spans must have passed ``validate(restoring:removing:)``.
-  package func restore(_ spans: [RestoreSpan], executedAt: TimeTicket, fallback: TextPosition?,
+  package func restore(_ spans: [RestoreSpan], executedAt: TimeTicket, fallback: TextPosition?, authorVector: VersionVector?,
                        journal: Journal) -> RestoreResult {
     splitGarbage.removeAll(keepingCapacity: true)
     var revived: [Int32] = []
@@ -106,14 +109,14 @@ extension CRDTText {
             // Live only when the revival is newer than the piece's latest removal: a peer's
             // concurrent deletion may have removed it again (CRDTText+Revival.swift).
             let target = isolate(piece, from: cursor, to: overlapEnd, journal: journal)
-            resetAttributes(target, to: span, at: executedAt, journal: journal, into: &attributes)
+            resetAttributes(target, to: span, at: executedAt, authorVector: authorVector, journal: journal, into: &attributes)
             if revive(target, at: executedAt, journal: journal) { revived.append(target) }
             chainAnchor = target
           } else if !livenessSteps.isEmpty && livenessSteps[piece] != nil {
             // Live through a concurrent revival: this one is a step too, on exactly the span's
             // characters (where that revival comes after this one, it found them removed).
             let target = isolate(piece, from: cursor, to: overlapEnd, journal: journal)
-            resetAttributes(target, to: span, at: executedAt, journal: journal, into: &attributes)
+            resetAttributes(target, to: span, at: executedAt, authorVector: authorVector, journal: journal, into: &attributes)
             _ = revive(target, at: executedAt, journal: journal)
             chainAnchor = target
           } else {
@@ -151,15 +154,19 @@ extension CRDTText {
   }
 
   /// A revival's reset of piece `handle`'s attributes: `span`'s set, every other key removed,
-  /// all at `revivedAt`, each key last writer wins (an older style arriving later is cleared as
-  /// well: see ``style(from:to:attributes:attributesToRemove:editedAt:versionVector:journal:)``).
-  private func resetAttributes(_ handle: Int32, to span: RestoreSpan, at revivedAt: TimeTicket, journal: Journal,
-                               into result: inout StyleResult) {
+  /// all at `revivedAt`, over whatever its author (who had seen what `authorVector` holds; nil:
+  /// this replica, which saw everything) had not seen, else last writer wins (a style arriving
+  /// later whose author had not seen the revival is cleared as well: see
+  /// ``style(from:to:attributes:attributesToRemove:editedAt:versionVector:journal:)`` and rule 4
+  /// of CRDTText+Liveness.swift).
+  private func resetAttributes(_ handle: Int32, to span: RestoreSpan, at revivedAt: TimeTicket, authorVector: VersionVector?,
+                               journal: Journal, into result: inout StyleResult) {
     // Nothing to set and nothing to clear (a redo of plain typing).
     if span.attributes.isEmpty && arena[Int(handle)].attributes < 0 { return }
     let setting = span.attributes.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
     let others = (attributes(of: handle)?.entries ?? []).filter { span.attributes[$0.key] == nil }.map(\.key)
-    restyle(handle, setting: setting, removing: others, editedAt: revivedAt, journal: journal, into: &result)
+    let unseen: ((TimeTicket) -> Bool)? = authorVector.map { vector in { ticket in (vector[ticket.actorID] ?? 0) < ticket.lamport } }
+    restyle(handle, setting: setting, removing: others, editedAt: revivedAt, overriding: unseen, journal: journal, into: &result)
   }
 
   /// What a restore did.

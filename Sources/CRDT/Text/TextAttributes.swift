@@ -18,13 +18,15 @@ package struct TextAttributes: Sendable, Equatable {
   /// Whether some attribute is live.
   package var hasLive: Bool { entries.contains { !$0.isRemoved } }
 
-  /// Sets `key` if `executedAt` is newer than its current value.
+  /// Sets `key` if `executedAt` is newer than its current value, or if `overrides` accepts the
+  /// current value's ticket (a revival's reset of what its author had not seen).
   ///
   /// - Returns: the entry this replaced (garbage when it was a tombstone) and whether the set applied.
   @discardableResult
-  package mutating func set(_ key: String, _ value: String, executedAt: TimeTicket) -> (applied: Bool, replacedTombstone: Entry?) {
+  package mutating func set(_ key: String, _ value: String, executedAt: TimeTicket,
+                            overriding overrides: ((TimeTicket) -> Bool)? = nil) -> (applied: Bool, replacedTombstone: Entry?) {
     if let index = entries.firstIndex(where: { $0.key == key }) {
-      guard executedAt.isAfter(entries[index].updatedAt) else { return (false, nil) }
+      guard executedAt.isAfter(entries[index].updatedAt) || overrides?(entries[index].updatedAt) == true else { return (false, nil) }
       let old = entries[index]
       entries[index] = Entry(key: key, value: value, updatedAt: executedAt, isRemoved: false)
       return (true, old.isRemoved ? old : nil)
@@ -37,11 +39,13 @@ package struct TextAttributes: Sendable, Equatable {
   /// `executedAt` (a removal is a write like any other: removing again later moves the stamp,
   /// so a concurrent older set cannot bring the value back).
   ///
+  /// `overrides`, when given, accepts current values to replace even when newer (see ``set(_:_:executedAt:overriding:)``).
+  ///
   /// - Returns: whether the tombstone was written.
   @discardableResult
-  package mutating func remove(_ key: String, executedAt: TimeTicket) -> Bool {
+  package mutating func remove(_ key: String, executedAt: TimeTicket, overriding overrides: ((TimeTicket) -> Bool)? = nil) -> Bool {
     if let index = entries.firstIndex(where: { $0.key == key }) {
-      guard executedAt.isAfter(entries[index].updatedAt) else { return false }
+      guard executedAt.isAfter(entries[index].updatedAt) || overrides?(entries[index].updatedAt) == true else { return false }
       entries[index].isRemoved = true
       entries[index].updatedAt = executedAt
       return true

@@ -185,8 +185,9 @@ struct ReplicaFuzzTests {
   /// undo reverted, refused where the creation arrived before the undo (1584344), a rollback
   /// that left a text the batch had brought counted as garbage (1378450), and characters of a
   /// purged run restored after a later part of it, placed before the text typed after the
-  /// run's left neighbour (974581). Kept in every run.
-  @Test("seeds that once diverged or failed converge", arguments: [UInt64(348_980), 206_438, 301_466, 1_584_344, 1_378_450, 974_581])
+  /// run's left neighbour (974581), and a style concurrent with a revival coloured the revived
+  /// text where it was kept, not where it was purged and recreated (903310). Kept in every run.
+  @Test("seeds that once diverged or failed converge", arguments: [UInt64(348_980), 206_438, 301_466, 1_584_344, 1_378_450, 974_581, 903_310])
   func formerDivergences(seed: UInt64) async throws {
     print("fuzz seed \(seed) (three replicas, a former divergence)")
     try await run(seed: seed)
