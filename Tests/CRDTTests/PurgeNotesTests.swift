@@ -188,6 +188,37 @@ struct PurgeNotesTests {
     #expect(await docs[0].toSortedJSON() == docs[1].toSortedJSON())
   }
 
+  @Test("characters purged as several pieces come back as those pieces, which toJSON shows",
+        arguments: Purgers.allCases)
+  func recreatedAsThePiecesTheyWere(_ purgers: Purgers) async throws {
+    // Fuzz seeds 1338855, 919148 and 1077528. A deletes "bcde" (its undo names one span);
+    // B deletes "c" concurrently, which splits the tombstone into "b", "c" and "de" everywhere.
+    // A replica that kept them revives three pieces; one that purged them joins them into one
+    // noted run, and recreated one piece until the note kept where the pieces met.
+    let docs = try await makeReplicas(2)
+    let log = ChangeLog(actors: [actor(1), actor(2)])
+    func exchange() async throws {
+      for _ in 0..<2 {
+        for doc in docs { try await log.sync(doc, collectGarbage: false) }
+      }
+    }
+    try await docs[0].update { root, _ in _ = try root.setNewText("t").edit(0, 0, "abcdef") }
+    try await exchange()
+    await docs[0].clearHistory()
+    try await docs[0].update { root, _ in try root.text("t")?.delete(1, 5) }
+    try await docs[1].update { root, _ in try root.text("t")?.delete(2, 3) }
+    try await exchange()
+    for (index, doc) in docs.enumerated() where purgers.purges(index) {
+      #expect(await doc.garbageCollect(minSyncedVersionVector: maxVectorOfDetached()) == 3)
+    }
+    try await docs[0].undo()
+    try await exchange()
+    for doc in docs {
+      #expect(await doc.toJSON() == #"{"t":[{"val":"a"},{"val":"b"},{"val":"c"},{"val":"de"},{"val":"f"}]}"#)
+      #expect(await doc.checkInvariants() == nil)
+    }
+  }
+
   @Test("a piece keeps at most four notes, the nearest, whatever was purged next to it")
   func notesStayBounded() async throws {
     let doc = Document(key: "notes")

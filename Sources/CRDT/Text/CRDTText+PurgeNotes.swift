@@ -15,6 +15,11 @@
 // what a replica that never purged shows. Notes are local: a replica that loaded a snapshot has
 // none and places recreated characters as Yorkie does (DocC *Convergence*).
 //
+// A joined run keeps the offsets where its pieces met (`PurgedRun.cuts`): a replica that kept
+// the tombstones revives them as the pieces they are, and toJSON shows pieces, so the restore
+// recreates one piece per purged piece even when its span names them as one (a concurrent
+// deletion split the tombstone after the undone deletion was captured).
+//
 // Bounds: each piece keeps the notes of the runs nearest to it (``PurgeNotes/capacity``), runs of
 // one insertion that were contiguous are joined, and a piece's notes go with it when it is purged
 // in turn (to the piece right of it, before that piece's own). So the notes grow with the pieces
@@ -28,6 +33,19 @@ extension CRDTText {
     var createdAt: PackedTicket
     var start: Int32
     var end: Int32
+    /// The offsets inside the run where one purged piece ended and the next began (joined
+    /// runs), increasing: a replica that kept the tombstones revives them as separate pieces,
+    /// so the restore recreates them so too (toJSON shows pieces).
+    var cuts: [Int32] = []
+
+    /// Where the piece holding `offset` ended: the first cut past it, else the run's end.
+    func pieceEnd(after offset: Int32) -> Int32 { cuts.first { $0 > offset } ?? end }
+
+    /// This run with `left` (which ends where it starts) joined before it.
+    mutating func join(after left: PurgedRun) {
+      cuts = left.cuts + [start] + cuts
+      start = left.start
+    }
   }
 
   /// The purged runs that sat just left of a piece, in document order (the nearest last): at
@@ -57,9 +75,9 @@ extension CRDTText {
     mutating func prepend(_ run: PurgedRun) -> Bool {
       func joins(_ next: PurgedRun) -> Bool { next.createdAt == run.createdAt && next.start == run.end }
       if farther.isEmpty {
-        if joins(nearest) { nearest.start = run.start } else { farther = [run] }
+        if joins(nearest) { nearest.join(after: run) } else { farther = [run] }
       } else if joins(farther[0]) {
-        farther[0].start = run.start
+        farther[0].join(after: run)
       } else if count < Self.capacity {
         farther.insert(run, at: 0)
       } else {
@@ -106,7 +124,8 @@ extension CRDTText {
   /// after the piece left of the first piece (or the end) whose notes hold `offset`, found
   /// walking right from piece `start` (exclusive) up to `limit` pieces and no further than
   /// `stop` (the insertion's next surviving piece, -1 for none: the characters sat before it);
-  /// and the end of the noted run (characters past it sat elsewhere). Nil when no note holds
+  /// and where the purged piece holding `offset` ended (characters past it were another piece,
+  /// or sat elsewhere). Nil when no note holds
   /// them; then the insertion's surviving pieces place them (``restoreAnchor``).
   ///
   /// `stop` may itself be recreated, from a later part of the noted run that holds `offset`
@@ -120,14 +139,15 @@ extension CRDTText {
     for step in 0..<limit {
       let key = handle >= 0 ? handle : CRDTText.endOfText
       if let notes = purgeNotes[key], let index = notes.index(holding: offset, of: packed) {
-        return (anchor(before: previous, notes: notes, runIndex: index, offset: offset, start: start), notes[index].end)
+        return (anchor(before: previous, notes: notes, runIndex: index, offset: offset, start: start), notes[index].pieceEnd(after: offset))
       }
       guard handle >= 0 else { return nil }
       if handle == stop {
         let stopOffset = arena[Int(stop)].offset
         guard let (notes, index) = notesAhead(of: stop, holding: offset, of: packed, limit: limit - step),
           notes[index].start <= stopOffset, stopOffset < notes[index].end else { return nil }
-        return (anchor(before: previous, notes: notes, runIndex: index, offset: offset, start: start), stopOffset)
+        return (anchor(before: previous, notes: notes, runIndex: index, offset: offset, start: start),
+                Swift.min(notes[index].pieceEnd(after: offset), stopOffset))
       }
       previous = handle
       handle = arena[Int(handle)].next
