@@ -219,6 +219,71 @@ struct PurgeNotesTests {
     }
   }
 
+  @Test("a snapshot carries the notes: a replica loaded from it places recreated characters as the one it was taken from",
+        arguments: [false, true])
+  func snapshotCarriesNotes(atTheEnd: Bool) async throws {
+    // Fuzz seeds 2376244, 3920449 and 4522293: a follower loaded from a purging replica's
+    // snapshot had no notes and placed the undo's characters by the surviving pieces. Here B
+    // types "XY" inside the run A deletes ("bcde", or "bcdef" to the end of the text, whose note
+    // the end holds), B purges, a follower loads B's snapshot, and A's undo reaches both.
+    let docs = try await makeReplicas(2)
+    let (a, b) = (docs[0], docs[1])
+    try await a.update { root, _ in _ = try root.setNewText("t").edit(0, 0, "abcdef") }
+    try await b.applyChanges(await a.pendingChanges)
+    await a.clearHistory()
+    try await a.update { root, _ in try root.text("t")?.delete(1, atTheEnd ? 6 : 5) }
+    try await b.update { root, _ in _ = try root.text("t")?.edit(3, 3, "XY") }
+    try await b.applyChanges(Array(await a.pendingChanges.suffix(1)))
+    try await a.applyChanges(await b.pendingChanges)
+    #expect(await b.garbageCollect(minSyncedVersionVector: maxVectorOfDetached()) == 2)
+    let follower = Document(key: "doc")
+    try await follower.setActor(actor(9))
+    try await follower.applyChangePack(ChangePack(key: "doc", checkpoint: Checkpoint(serverSeq: 1, clientSeq: 0), changes: [],
+                                                  versionVector: await b.versionVector, snapshot: await b.snapshot()))
+    #expect(await follower.snapshot() == b.snapshot())
+    try await a.undo()
+    let undo = Array(await a.pendingChanges.suffix(1))
+    try await b.applyChanges(undo)
+    try await follower.applyChanges(undo)
+    for doc in [a, b, follower] {
+      #expect(await text(doc) == "abcXYdef")
+      #expect(await doc.checkInvariants() == nil)
+    }
+    #expect(await follower.toJSON() == b.toJSON())
+  }
+
+  @Test("a snapshot's notes and liveness steps are checked: malformed ones are refused, nothing adopted")
+  func malformedSnapshotNotesAreRefused() throws {
+    let author = actor(1)
+    func t(_ lamport: Int64) -> TimeTicket { TimeTicket(lamport: lamport, delimiter: 1, actorID: author) }
+    func run(_ start: Int32, _ end: Int32, cuts: [Int32] = []) -> CRDTText.PurgedRunRecord {
+      CRDTText.PurgedRunRecord(createdAt: t(1), start: start, end: end, cuts: cuts)
+    }
+    let text = CRDTText(createdAt: t(1))
+    var state = CRDTText.DecodeState()
+    Array("abc".utf8).withUnsafeBufferPointer { utf8 -> Void in
+      #expect(throws: YorkieError.self) {
+        // Steps whose latest is a revival, on a removed piece (L2).
+        try text.appendDecodedPiece(id: TextNodeID(createdAt: t(2), offset: 0), utf8: utf8, removedAt: t(3), attributes: [],
+                                    livenessSteps: [(t(3), false), (t(4), true)], state: &state)
+      }
+    }
+    let refused: [[CRDTText.PurgedRunRecord]] = [
+      [run(0, 1), run(2, 3), run(4, 5), run(6, 7), run(8, 9)],  // five runs
+      [run(3, 3)],  // empty
+      [run(-1, 2)],  // negative
+      [run(0, 4, cuts: [2, 1])],  // cuts out of order
+      [run(0, 4, cuts: [4])],  // a cut at the end
+    ]
+    for records in refused {
+      #expect(throws: YorkieError.self) { try text.adoptPurgeNotes(records, heldBy: CRDTText.endOfText) }
+      #expect(text.purgeNoteRecords(heldBy: CRDTText.endOfText).isEmpty)
+    }
+    let kept = [run(0, 2), run(5, 9, cuts: [6, 8])]
+    try text.adoptPurgeNotes(kept, heldBy: CRDTText.endOfText)
+    #expect(text.purgeNoteRecords(heldBy: CRDTText.endOfText) == kept)
+  }
+
   @Test("a piece keeps at most four notes, the nearest, whatever was purged next to it")
   func notesStayBounded() async throws {
     let doc = Document(key: "notes")

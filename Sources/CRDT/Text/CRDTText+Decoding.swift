@@ -72,7 +72,7 @@ extension CRDTText {
   /// increasing offset and an id must not repeat; anything else is malformed input.
   package func appendDecodedPiece(id: TextNodeID, utf8: UnsafeBufferPointer<UInt8>, removedAt: TimeTicket?,
                                   attributes: [TextAttributes.Entry], livenessSteps steps: [(at: TimeTicket, revives: Bool)] = [],
-                                  state: inout DecodeState) throws(YorkieError) {
+                                  purgeNotes notes: [PurgedRunRecord] = [], state: inout DecodeState) throws(YorkieError) {
     // A piece's liveness steps (CRDTText+Liveness.swift) must say what its removal says (L2).
     if let last = steps.max(by: { $1.at.isAfter($0.at) }) {
       guard last.revives ? removedAt == nil : removedAt == last.at else {
@@ -121,6 +121,7 @@ extension CRDTText {
     }
     state.last = handle
     if !steps.isEmpty { livenessSteps[handle] = steps.map { LivenessStep(at: pack($0.at), revives: $0.revives) } }
+    try adoptPurgeNotes(notes, heldBy: handle)
     if tail >= 0 {
       arena[Int(tail)].insNext = handle
       arena[Int(handle)].insPrev = tail

@@ -12,8 +12,10 @@
 // So the purge leaves a note on the piece right of each purged run: XY holds "characters 1..<3 of
 // the insertion were just left of me", f holds "3..<5". A restore that recreates 1..<5 looks for
 // the piece holding a note of its characters and puts them right before it: "a bc XY de f",
-// what a replica that never purged shows. Notes are local: a replica that loaded a snapshot has
-// none and places recreated characters as Yorkie does (DocC *Convergence*).
+// what a replica that never purged shows. Snapshots carry the notes in fields of their own (101
+// of `TextNode`, and of `Text` for the end; `ElementCodec`), which Yorkie's decoders skip; a
+// replica loaded from a Yorkie server's snapshot has none and places recreated characters as
+// Yorkie does (DocC *Convergence*).
 //
 // A joined run keeps the offsets where its pieces met (`PurgedRun.cuts`): a replica that kept
 // the tombstones revives them as the pieces they are, and toJSON shows pieces, so the restore
@@ -59,6 +61,12 @@ extension CRDTText {
     private(set) var farther: [PurgedRun] = []
 
     init(_ run: PurgedRun) { nearest = run }
+
+    /// Notes of `runs` (in document order, at most ``capacity``, at least one).
+    init(runs: [PurgedRun]) {
+      nearest = runs[runs.count - 1]
+      farther = Array(runs.dropLast())
+    }
 
     var count: Int { farther.count + 1 }
 
@@ -198,6 +206,56 @@ extension CRDTText {
     if chainAnchor >= 0 { return chainAnchor }
     if let fallback, let piece = resolve(fallback) { return piece }
     return CRDTText.head
+  }
+
+  // MARK: Snapshots
+
+  /// A purged run as a snapshot carries it (`ElementCodec`, fields of this SDK's own).
+  package struct PurgedRunRecord: Equatable {
+    package var createdAt: TimeTicket
+    package var start: Int32
+    package var end: Int32
+    package var cuts: [Int32]
+
+    package init(createdAt: TimeTicket, start: Int32, end: Int32, cuts: [Int32]) {
+      (self.createdAt, self.start, self.end, self.cuts) = (createdAt, start, end, cuts)
+    }
+  }
+
+  /// The runs noted on piece `handle` (``endOfText`` for the end), in document order.
+  package func purgeNoteRecords(heldBy handle: Int32) -> [PurgedRunRecord] {
+    guard let notes = purgeNotes[handle] else { return [] }
+    return (0..<notes.count).map { index in
+      let run = notes[index]
+      return PurgedRunRecord(createdAt: unpack(run.createdAt), start: run.start, end: run.end, cuts: run.cuts)
+    }
+  }
+
+  /// Puts back the runs a snapshot noted on piece `handle` (``endOfText`` for the end): checked
+  /// first, nothing changes when they are refused.
+  ///
+  /// - Throws: `invalidWireData` for more runs than ``PurgeNotes/capacity``, an empty or
+  ///   negative range, or cuts not strictly inside it in increasing order.
+  package func adoptPurgeNotes(_ records: [PurgedRunRecord], heldBy handle: Int32) throws(YorkieError) {
+    guard !records.isEmpty else { return }
+    guard records.count <= PurgeNotes.capacity else {
+      throw YorkieError(.invalidWireData, "text \(createdAt) notes \(records.count) purged runs on one piece, more than \(PurgeNotes.capacity)")
+    }
+    for record in records {
+      var previous = record.start
+      for cut in record.cuts {
+        guard cut > previous, cut < record.end else {
+          throw YorkieError(.invalidWireData, "purged run \(record.createdAt) \(record.start)..<\(record.end) has the cut \(cut) out of order")
+        }
+        previous = cut
+      }
+      guard record.start >= 0, record.end > record.start else {
+        throw YorkieError(.invalidWireData, "purged run \(record.createdAt) has the invalid range \(record.start)..<\(record.end)")
+      }
+    }
+    purgeNotes[handle] = PurgeNotes(runs: records.map {
+      PurgedRun(createdAt: pack($0.createdAt), start: $0.start, end: $0.end, cuts: $0.cuts)
+    })
   }
 
   /// Invariant 7: notes only on linked pieces (or the end), within the capacity.

@@ -330,10 +330,15 @@ package enum ElementCodec {
                 w.bool(2, step.revives)
               }
             }
+            // Field 101, this SDK's own too: the purged runs noted on the piece
+            // (CRDTText+PurgeNotes.swift), farthest first.
+            for record in text.purgeNoteRecords(heldBy: handle) { encodePurgedRun(record, into: &w) }
           }
           handle = node.next
         }
         writeMeta(element, into: &w, first: 2)
+        // The runs noted at the end of the text, in field 101 of the text.
+        for record in text.purgeNoteRecords(heldBy: CRDTText.endOfText) { encodePurgedRun(record, into: &w) }
       }
     case .counter(let counter):
       w.message(6) { w in
@@ -517,7 +522,14 @@ package enum ElementCodec {
     text.prepareDecoding(pieceCount: nodeCount)
     var state = CRDTText.DecodeState()
     var nodes = start
+    var endNotes: [CRDTText.PurgedRunRecord] = []
     while let (field, type) = try nodes.nextField() {
+      if field == purgedRunField {
+        try nodes.expect(type, .lengthDelimited, field: field)
+        var run = try nodes.message()
+        endNotes.append(try decodePurgedRun(&run))
+        continue
+      }
       guard field == 1 else {
         try nodes.skip(type)
         continue
@@ -529,12 +541,17 @@ package enum ElementCodec {
       var removedAt: TimeTicket?
       var attributes: [TextAttributes.Entry] = []
       var steps: [(at: TimeTicket, revives: Bool)] = []
+      var notes: [CRDTText.PurgedRunRecord] = []
       while let (field, type) = try body.nextField() {
         switch field {
         case livenessStepField:
           try body.expect(type, .lengthDelimited, field: field)
           var step = try body.message()
           steps.append(try decodeLivenessStep(&step))
+        case purgedRunField:
+          try body.expect(type, .lengthDelimited, field: field)
+          var run = try body.message()
+          notes.append(try decodePurgedRun(&run))
         case 1:
           try body.expect(type, .lengthDelimited, field: field)
           var idReader = try body.message()
@@ -552,19 +569,54 @@ package enum ElementCodec {
       if let value {
         try value.withRemainingBytes { utf8 in
           try text.appendDecodedPiece(id: id, utf8: utf8, removedAt: removedAt, attributes: attributes, livenessSteps: steps,
-                                      state: &state)
+                                      purgeNotes: notes, state: &state)
         }
       } else {
         try text.appendDecodedPiece(id: id, utf8: UnsafeBufferPointer(start: nil, count: 0), removedAt: removedAt,
-                                    attributes: attributes, livenessSteps: steps, state: &state)
+                                    attributes: attributes, livenessSteps: steps, purgeNotes: notes, state: &state)
       }
     }
     text.finishDecoding(&state)
+    try text.adoptPurgeNotes(endNotes, heldBy: CRDTText.endOfText)
     return meta.apply(to: text)
   }
 
   /// The field of a text node that carries one liveness step (this SDK's own, see the encoder).
   static let livenessStepField = 100
+  /// The field of a text node (or of the text, for its end) that carries one purged run noted
+  /// there (this SDK's own, see the encoder).
+  static let purgedRunField = 101
+
+  /// A purged run: its insertion (1), start (2), end (3) and the cuts where its pieces met (4,
+  /// one per cut).
+  private static func encodePurgedRun(_ record: CRDTText.PurgedRunRecord, into w: inout ProtoWriter) {
+    w.message(purgedRunField) { w in
+      w.ticket(1, record.createdAt)
+      w.int32(2, record.start)
+      w.int32(3, record.end)
+      for cut in record.cuts {
+        w.tag(4, .varint)
+        w.varint(UInt64(bitPattern: Int64(cut)))
+      }
+    }
+  }
+
+  private static func decodePurgedRun(_ r: inout ProtoReader) throws -> CRDTText.PurgedRunRecord {
+    var createdAt: TimeTicket?
+    var record = CRDTText.PurgedRunRecord(createdAt: .initial, start: 0, end: 0, cuts: [])
+    while let (field, type) = try r.nextField() {
+      switch field {
+      case 1: createdAt = try r.ticketField(type, field)
+      case 2: try r.expect(type, .varint, field: field); record.start = try r.int32()
+      case 3: try r.expect(type, .varint, field: field); record.end = try r.int32()
+      case 4: try r.expect(type, .varint, field: field); record.cuts.append(try r.int32())
+      default: try r.skip(type)
+      }
+    }
+    guard let createdAt else { throw r.error("a purged run without an insertion") }
+    record.createdAt = createdAt
+    return record
+  }
 
   /// A liveness step: its ticket (1) and whether it revives (2).
   private static func decodeLivenessStep(_ r: inout ProtoReader) throws -> (at: TimeTicket, revives: Bool) {
