@@ -415,6 +415,44 @@ struct HistoryTests {
     }
   }
 
+  @Test("undo of a Set inside an object that an undone ArraySet put back as a copy restores into the copy, once")
+  func undoSetInsideCopiedObject() async throws {
+    // Fuzz seed 3643284. The undo of the ArraySet puts back a copy of the object with new
+    // tickets, its text's included; the undo of the Set before it then restored the text under
+    // its first ticket beside the copy's, while the original stayed in the replaced object: two
+    // elements with one ticket, and a snapshot that did not load.
+    let doc = Document(key: "doc")
+    try await doc.setActor(actor(1))
+    try await doc.update { root, _ in
+      let object = root.setNewArray("list").appendNewObject()
+      try object.setNewText("t").edit(0, 0, "ab")
+    }
+    await doc.clearHistory()
+    try await doc.update { root, _ in _ = root.array("list")?.object(at: 0)?.setNewCounter("t", .int(7)) }
+    try await doc.update { root, _ in try root.array("list")?.set(.string("x"), at: 0) }
+    #expect(await doc.toJSON() == #"{"list":["x"]}"#)
+    try await doc.undo()
+    #expect(await doc.toJSON() == #"{"list":[{"t":7}]}"#)
+    try await doc.undo()
+    #expect(await doc.toJSON() == #"{"list":[{"t":[{"val":"ab"}]}]}"#)
+    #expect(await doc.checkInvariants() == nil)
+    let follower = Document(key: "doc")
+    try await follower.setActor(actor(9))
+    try await follower.applyChangePack(ChangePack(key: "doc", checkpoint: Checkpoint(serverSeq: 1, clientSeq: 0), changes: [],
+                                                  versionVector: await doc.versionVector, snapshot: await doc.snapshot()))
+    #expect(await follower.toJSON() == #"{"list":[{"t":[{"val":"ab"}]}]}"#)
+    // A peer that applies the changes holds the same, and so does its snapshot.
+    let peer = Document(key: "doc")
+    try await peer.setActor(actor(2))
+    try await peer.applyChanges(await doc.pendingChanges)
+    #expect(await peer.toJSON() == #"{"list":[{"t":[{"val":"ab"}]}]}"#)
+    #expect(await peer.snapshot() == doc.snapshot())
+    try await doc.redo()
+    try await doc.redo()
+    #expect(await doc.toJSON() == #"{"list":["x"]}"#)
+    #expect(await doc.checkInvariants() == nil)
+  }
+
   @Test("undoing an update that moved an element and then replaced its array's container, then the removal before it")
   func undoRemovalAfterMoveAndReplacedContainer() async throws {
     // (Editing fuzz seed 663318.) The ArraySet's undo puts the container back as a copy under

@@ -78,4 +78,50 @@ struct PeerUndoTests {
     #expect(await doc.toSortedJSON() == #"{"l":[{"inner":{"b":1,"c":2}}]}"#)
     #expect(await doc.checkInvariants() == nil)
   }
+
+  @Test("a snapshot of a document where a Yorkie peer's undo copied an array element under its descendants' tickets loads, and names the copy")
+  func snapshotWithTicketsSharedByATombstone() async throws {
+    // A Yorkie server's snapshot of this document holds the tombstone and the copy, both with
+    // the inner object's ticket. The decoder refused it ("two elements are created at").
+    let doc = Document(key: "peer-undo")
+    try await doc.setActor(actor(1))
+    let list = ticket(1, 1)
+    let (item, inner, b) = (ticket(1, 2), ticket(1, 3), ticket(1, 4))
+    try await doc.applyChanges([
+      change(1, 1, [
+        .set(parentCreatedAt: .initial, key: "l", value: OperationValue(.array([], .init(createdAt: list))), executedAt: list),
+        .add(parentCreatedAt: list, previousCreatedAt: .initial, value: OperationValue(nested(top: item, inner: inner, member: b)), executedAt: item),
+      ]),
+      change(2, 2, [.remove(parentCreatedAt: list, createdAt: item, executedAt: ticket(2))]),
+      change(3, 3, [.add(parentCreatedAt: list, previousCreatedAt: .initial, value: OperationValue(nested(top: ticket(3), inner: inner, member: b)), executedAt: ticket(3))]),
+    ])
+    let loaded = Document(key: "peer-undo")
+    try await loaded.setActor(actor(2))
+    try await loaded.applyChangePack(ChangePack(key: "peer-undo", checkpoint: Checkpoint(serverSeq: 1, clientSeq: 0), changes: [],
+                                                versionVector: await doc.versionVector, snapshot: await doc.snapshot()))
+    #expect(await loaded.snapshot() == doc.snapshot())
+    #expect(await loaded.checkInvariants() == nil)
+    // The inner object's ticket names the copy's, the live one, on both.
+    let edit = change(4, 4, [.set(parentCreatedAt: inner, key: "c", value: OperationValue(.primitive(.integer(2), .init(createdAt: ticket(4)))), executedAt: ticket(4))])
+    for replica in [doc, loaded] {
+      try await replica.applyChanges([edit])
+      #expect(await replica.toSortedJSON() == #"{"l":[{"inner":{"b":1,"c":2}}]}"#)
+      #expect(await replica.checkInvariants() == nil)
+    }
+  }
+
+  @Test("a snapshot in which two live elements share a ticket is refused")
+  func snapshotWithTwoLiveElementsSharingATicketIsRefused() throws {
+    let root = CRDTObject(createdAt: .initial)
+    for (key, lamport) in [("a", Int64(5)), ("b", 6)] {
+      let holder = CRDTObject(createdAt: ticket(lamport))
+      _ = try holder.set("x", CRDTObject(createdAt: ticket(9)), executedAt: ticket(9))
+      _ = try root.set(key, holder, executedAt: ticket(lamport))
+    }
+    var writer = ProtoWriter()
+    writer.message(1) { ElementCodec.encode(root, into: &$0) }
+    let error = try #require(throws: YorkieError.self) { try DocumentSnapshot(data: writer.data) }
+    #expect(error.code == .invalidWireData)
+    #expect(error.message == "two live elements are created at \(ticket(9))")
+  }
 }

@@ -123,6 +123,22 @@ extension Document {
       }
     }
     if let problem { return problem }
+    // Live elements never share a ticket (a snapshot of them does not load), and the registry
+    // names the live one where a tombstone's descendant shares it (ElementCodec.checkRepeatedTickets).
+    do {
+      try ElementCodec.checkRepeatedTickets(in: root.object)
+    } catch {
+      return error.message
+    }
+    var misregistered: TimeTicket?
+    func visit(_ element: CRDTElement, hidden: Bool) {
+      let hidden = hidden || element.isRemoved
+      if !hidden, element.kind.isRegistered, root.element(element.createdAt) !== element { misregistered = element.createdAt }
+      element.kind.forEachChild { visit($0, hidden: hidden) }
+    }
+    root.object.kind.forEachChild { visit($0, hidden: false) }
+    if let misregistered { problem = "the registry names another element than the live one created at \(misregistered)" }
+    if let problem { return problem }
     // The running size must be the size counted from scratch: this is what makes the
     // incremental accounting trustworthy (every change is checked, fuzzers included).
     let recomputed = root.recomputedSize()

@@ -123,9 +123,14 @@ package final class CRDTRoot {
     var arrays: [CRDTArray] = []
     var texts: [CRDTText] = []
     var trees: [CRDTTree] = []
-    func visit(_ element: CRDTElement, parent: CRDTElement) {
+    // A ticket held by a tombstone's descendant and by a live element (a Yorkie peer's undo of
+    // an array Remove: the copy keeps its descendants' tickets) names the live one.
+    func visit(_ element: CRDTElement, parent: CRDTElement, hidden: Bool) {
       let kind = element.kind
-      if kind.isRegistered { registry[element.createdAt] = Entry(element: element, parent: parent) }
+      let hidden = hidden || element.isRemoved
+      if kind.isRegistered && (!hidden || registry[element.createdAt] == nil) {
+        registry[element.createdAt] = Entry(element: element, parent: parent)
+      }
       // Rebuild garbage bookkeeping for a tree that arrived with tombstones (a snapshot): the
       // removed elements here, the node-level garbage of each kind below.
       if element.isRemoved { removed.append(Entry(element: element, parent: parent)) }
@@ -135,9 +140,9 @@ package final class CRDTRoot {
       case .tree(let tree): trees.append(tree)
       case .primitive, .object, .counter: break  // no node-level garbage
       }
-      kind.forEachChild { visit($0, parent: element) }
+      kind.forEachChild { visit($0, parent: element, hidden: hidden) }
     }
-    object.forEachChild { visit($0, parent: object) }
+    object.forEachChild { visit($0, parent: object, hidden: false) }
     for array in arrays {
       for handle in array.deadPositions {
         let node = array.nodes[Int(handle)]

@@ -256,7 +256,17 @@ extension Operation {
       // As Yorkie: a Set puts the element back under the identity it had (the copy replaces its
       // tombstone, see `Operation+Set.swift`), so every replica's steps and peers' operations
       // that name it still find it.
-      return .set(parentCreatedAt: resolve(parent), key: key, value: OperationValue(value.snapshot.restoredCopy()), executedAt: ticket)
+      // Under the identities the element and those below it have now, when a later undo that
+      // copied the container holding it (an ArraySet's, every element with a new ticket)
+      // re-created them: restored under its first ticket, the element sat in the copy beside
+      // its re-created tombstone while the original stayed in the old container, twice in the
+      // document (fuzz seed 3643284: a snapshot of it did not load). An element not re-created
+      // keeps its tickets and those below it: restoring it takes out its tombstone with
+      // everything below it (`Operation+Set.swift`), and an alias below it may name what took
+      // an array slot, not a copy.
+      var restored = value.snapshot.restoredCopy()
+      if resolve(restored.meta.createdAt) != restored.meta.createdAt { restored = restored.resolvingIdentities(resolve) }
+      return .set(parentCreatedAt: resolve(parent), key: key, value: OperationValue(restored), executedAt: ticket)
     case .add(let parent, let previous, let value, _):
       return .add(parentCreatedAt: resolve(parent), previousCreatedAt: resolve(previous),
                   value: OperationValue(value.snapshot.reticketed(root: ticket, issue)), executedAt: ticket)
@@ -345,6 +355,24 @@ extension ElementSnapshot {
   /// included (they are garbage of the copy, as they were of the original), but not removed itself.
   package func restoredCopy() -> ElementSnapshot {
     with(Meta(createdAt: meta.createdAt, movedAt: meta.movedAt))
+  }
+
+  /// This value with the ticket of every element in it, and of every array position, passed
+  /// through `resolve` (the history's aliases: what a copy re-created them as); the moves and
+  /// removals kept.
+  package func resolvingIdentities(_ resolve: (TimeTicket) -> TimeTicket) -> ElementSnapshot {
+    let resolved = with(Meta(createdAt: resolve(meta.createdAt), movedAt: meta.movedAt, removedAt: meta.removedAt))
+    switch resolved {
+    case .object(let members, let meta):
+      return .object(members.map { (key: $0.key, value: $0.value.resolvingIdentities(resolve)) }, meta)
+    case .array(let nodes, let meta):
+      return .array(nodes.map { node in
+        ArrayNode(element: node.element?.resolvingIdentities(resolve), positionID: node.positionID.map(resolve),
+                  positionMovedAt: node.positionMovedAt, positionRemovedAt: node.positionRemovedAt)
+      }, meta)
+    default:
+      return resolved
+    }
   }
 
   /// The ticket of each element below this value paired with the ticket of its copy in

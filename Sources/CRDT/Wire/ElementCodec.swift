@@ -244,9 +244,11 @@ extension ElementSnapshot {
 /// are large: no intermediate description is built).
 package enum ElementCodec {
   /// What decoding one tree has seen: the creation tickets of its containers and counters,
-  /// which must not repeat (the document registers them by ticket).
+  /// which must not repeat among live elements (the document registers them by ticket).
   package struct DecodeState {
     var containers = TicketMap<Bool>()
+    /// Whether a ticket repeated: checked once the tree is built (``checkRepeatedTickets(in:)``).
+    var repeats = false
     /// The tombstones of each tree decoded, found while building it: registering them needs
     /// no second walk of the tree (``CRDTRoot/init(object:treeGarbage:)``). An entry is written
     /// when its tree is complete, so a tree made at the address of one dropped before it
@@ -258,9 +260,31 @@ package enum ElementCodec {
   /// Decodes a whole binary `JSONElement`.
   package static func decode(_ data: Data) throws -> CRDTElement {
     var state = DecodeState()
-    return try ProtoReader.withReader(data, context: "JSONElement") { reader in
+    let element = try ProtoReader.withReader(data, context: "JSONElement") { reader in
       try decode(&reader, depth: 0, state: &state)
     }
+    if state.repeats { try checkRepeatedTickets(in: element) }
+    return element
+  }
+
+  /// Refuses a tree in which two live elements share a creation ticket. A removed one may
+  /// share it with a live one: a Yorkie peer's undo of an array Remove adds a copy whose
+  /// descendants keep their tickets beside the tombstone still holding the originals, and a
+  /// Yorkie server's snapshot of that document holds both (the live one is registered,
+  /// ``CRDTRoot/init(object:treeGarbage:)``).
+  ///
+  /// - Throws: `invalidWireData` naming the ticket.
+  package static func checkRepeatedTickets(in root: CRDTElement) throws(YorkieError) {
+    var live = Set<TimeTicket>()
+    var repeated: TimeTicket?
+    func visit(_ element: CRDTElement, hidden: Bool) {
+      guard repeated == nil else { return }
+      let hidden = hidden || element.isRemoved
+      if element.kind.isRegistered && !hidden && !live.insert(element.createdAt).inserted { repeated = element.createdAt }
+      element.kind.forEachChild { visit($0, hidden: hidden) }
+    }
+    visit(root, hidden: false)
+    if let repeated { throw YorkieError(.invalidWireData, "two live elements are created at \(repeated)") }
   }
 
   // MARK: Encoding
@@ -382,9 +406,7 @@ package enum ElementCodec {
       default: result = try decodeTree(&body, state: &state)
       }
       if let element = result, element.kind.isRegistered {
-        guard state.containers[element.createdAt] == nil else {
-          throw r.error("two elements are created at \(element.createdAt)")
-        }
+        if state.containers[element.createdAt] != nil { state.repeats = true }
         state.containers[element.createdAt] = true
       }
     }

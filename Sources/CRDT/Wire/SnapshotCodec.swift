@@ -112,7 +112,9 @@ package struct DocumentSnapshot {
           try r.expect(type, .lengthDelimited, field: field)
           var body = try r.message("Snapshot.root")
           var state = ElementCodec.DecodeState()
-          root = try ElementCodec.decode(&body, depth: 0, state: &state)
+          let decoded = try ElementCodec.decode(&body, depth: 0, state: &state)
+          if state.repeats { try ElementCodec.checkRepeatedTickets(in: decoded) }
+          root = decoded
           treeGarbage = state.treeGarbage
         case 2:
           try r.expect(type, .lengthDelimited, field: field)

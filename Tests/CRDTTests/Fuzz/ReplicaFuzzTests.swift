@@ -142,17 +142,20 @@ struct ReplicaFuzzTests {
   static let collection = Collection(rawValue: ProcessInfo.processInfo.environment["CRDT_FUZZ_GC"] ?? "") ?? .asDrawn
 
   /// `CRDT_FUZZ_DEBUG=1`: print the operations of a failed delivery, and after a divergence
-  /// the latest changes of each author and the pieces of `$.t` on each replica.
+  /// the latest changes of each author (`CRDT_FUZZ_DEBUG_CHANGES=N`: the latest N, 8 unless
+  /// set) and the pieces of `$.t` on each replica.
   static let debugs = ProcessInfo.processInfo.environment["CRDT_FUZZ_DEBUG"] != nil
+  static let debugChanges = ProcessInfo.processInfo.environment["CRDT_FUZZ_DEBUG_CHANGES"].flatMap(Int.init) ?? 8
 
   /// The latest changes of every author, operation by operation, and the pieces of the texts
   /// they edit or style, on each replica.
   private func printLatestChanges(_ run: Run) async {
     var texts: [TimeTicket] = []
     for (author, log) in run.tracker.log.enumerated() {
-      for change in log.suffix(8) {
+      for change in log.suffix(ReplicaFuzzTests.debugChanges) {
         for op in change.operations {
           print("DEBUG r\(author):\(change.id.clientSeq) L\(change.id.lamport) \(change.id.versionVector): \(op)")
+          if let value = op.createdValue { print("DEBUG   value \(value.snapshot)") }
           switch op {
           case .edit, .style, .restoreEdit:
             if !texts.contains(op.parentCreatedAt) { texts.append(op.parentCreatedAt) }
@@ -185,10 +188,13 @@ struct ReplicaFuzzTests {
   /// that left a text the batch had brought counted as garbage (1378450), characters of a
   /// purged run restored after a later part of it, placed before the text typed after the
   /// run's left neighbour (974581), and a style concurrent with a revival coloured the revived
-  /// text where it was kept, not where it was purged and recreated (903310), and characters
-  /// purged as several pieces recreated as one (1338855, 919148, 1077528). Kept in every run.
+  /// text where it was kept, not where it was purged and recreated (903310), characters
+  /// purged as several pieces recreated as one (1338855, 919148, 1077528), snapshot followers
+  /// without the purge notes (2376244, 3920449, 4522293) and an undo that restored a text beside
+  /// its re-created copy, two elements with one ticket (3643284). Kept in every run.
   @Test("seeds that once diverged or failed converge",
-        arguments: [UInt64(348_980), 206_438, 301_466, 1_584_344, 1_378_450, 974_581, 903_310, 1_338_855, 919_148, 1_077_528])
+        arguments: [UInt64(348_980), 206_438, 301_466, 1_584_344, 1_378_450, 974_581, 903_310, 1_338_855, 919_148, 1_077_528,
+                    2_376_244, 3_920_449, 4_522_293, 3_643_284])
   func formerDivergences(seed: UInt64) async throws {
     print("fuzz seed \(seed) (three replicas, a former divergence)")
     try await run(seed: seed)
@@ -579,6 +585,7 @@ struct ReplicaFuzzTests {
                                                     versionVector: await doc.versionVector, snapshot: await doc.snapshot()))
     } catch {
       session.problem("loading r\(r)'s snapshot threw \(error)")
+      if ReplicaFuzzTests.debugs { await printLatestChanges(run) }
       return
     }
     session.note("r\(r)'s snapshot loaded into a follower")
