@@ -284,6 +284,42 @@ struct PurgeNotesTests {
     #expect(text.purgeNoteRecords(heldBy: CRDTText.endOfText) == kept)
   }
 
+  @Test("characters whose note was dropped go before the later part of their insertion noted on the same piece",
+        arguments: Purgers.allCases)
+  func droppedRunBeforeLaterPart(_ purgers: Purgers) async throws {
+    // Fuzz seed 4514374. Five runs are purged before "Q" ("ab", "X", "cd", "Y", "e"): the
+    // farthest, "ab", is dropped. Its characters went before the insertion's next surviving
+    // piece, "fgh", after "QR", where a replica that kept them shows them after the peer's "!".
+    let docs = try await makeReplicas(2)
+    let log = ChangeLog(actors: [actor(1), actor(2)])
+    func exchange() async throws {
+      for _ in 0..<2 {
+        for doc in docs { try await log.sync(doc, collectGarbage: false) }
+      }
+    }
+    try await docs[0].update { root, _ in _ = try root.setNewText("t").edit(0, 0, "abcdefgh") }
+    try await exchange()
+    for (at, typed) in [(2, "X"), (5, "Y"), (7, "QR")] {
+      try await docs[1].update { root, _ in _ = try root.text("t")?.edit(at, at, typed) }
+    }
+    try await exchange()
+    #expect(await text(docs[0]) == "abXcdYeQRfgh")
+    await docs[0].clearHistory()
+    try await docs[0].update { root, _ in try root.text("t")?.delete(0, 7) }
+    try await docs[1].update { root, _ in _ = try root.text("t")?.edit(0, 0, "!") }
+    try await exchange()
+    for (index, doc) in docs.enumerated() where purgers.purges(index) {
+      #expect(await doc.garbageCollect(minSyncedVersionVector: maxVectorOfDetached()) == 5)
+    }
+    try await docs[0].undo()
+    try await exchange()
+    for doc in docs {
+      #expect(await text(doc) == "!abXcdYeQRfgh")
+      #expect(await doc.checkInvariants() == nil)
+    }
+    #expect(await docs[0].toJSON() == docs[1].toJSON())
+  }
+
   @Test("a piece keeps at most four notes, the nearest, whatever was purged next to it")
   func notesStayBounded() async throws {
     let doc = Document(key: "notes")

@@ -58,13 +58,20 @@ extension Document {
     return Document.dump(text, withSteps: true)
   }
 
+  /// The purged runs noted on piece `handle` (or the end), for dumps ("" without notes).
+  private static func describeNotes(_ text: CRDTText, _ handle: Int32) -> String {
+    let records = text.purgeNoteRecords(heldBy: handle)
+    guard !records.isEmpty else { return "" }
+    return " notes " + records.map { "\($0.createdAt):\($0.start)..<\($0.end)\($0.cuts.isEmpty ? "" : " cuts \($0.cuts)")" }.joined(separator: ", ")
+  }
+
   private static func dump(_ text: CRDTText, withSteps: Bool) -> String {
     text.pieces.map { handle in
       let node = text.nodes[Int(handle)]
       let attrs = text.attributes(of: handle)?.entries.map { "\($0.key)=\($0.value)@\($0.updatedAt)\($0.isRemoved ? "x" : "")" }.joined(separator: ",") ?? ""
-      let revival = withSteps ? text.describeLivenessSteps(of: handle) : ""
+      let revival = withSteps ? text.describeLivenessSteps(of: handle) + Document.describeNotes(text, handle) : ""
       return "[\(node.id) \(text.content(of: handle).debugDescription) r\(node.removedAt.map { "\($0)" } ?? "") {\(attrs)}\(revival)]"
-    }.joined(separator: "\n")
+    }.joined(separator: "\n") + (withSteps ? Document.describeNotes(text, CRDTText.endOfText) : "")
   }
 
   /// The number of operations in the ordering log of the tree at `path` (see

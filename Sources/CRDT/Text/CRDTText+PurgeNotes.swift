@@ -102,6 +102,12 @@ extension CRDTText {
       }
     }
 
+    /// Whether a run holds offsets of insertion `createdAt` past `offset`.
+    func holdsLater(than offset: Int32, of createdAt: PackedTicket) -> Bool {
+      func later(_ run: PurgedRun) -> Bool { run.createdAt == createdAt && run.start > offset }
+      return later(nearest) || farther.contains(where: later)
+    }
+
     /// The position in document order of the run holding offset `offset` of insertion
     /// `createdAt`.
     func index(holding offset: Int32, of createdAt: PackedTicket) -> Int? {
@@ -146,8 +152,16 @@ extension CRDTText {
     var handle = arena[Int(start)].next
     for step in 0..<limit {
       let key = handle >= 0 ? handle : CRDTText.endOfText
-      if let notes = purgeNotes[key], let index = notes.index(holding: offset, of: packed) {
-        return (anchor(before: previous, notes: notes, runIndex: index, offset: offset, start: start), notes[index].pieceEnd(after: offset))
+      if let notes = purgeNotes[key] {
+        if let index = notes.index(holding: offset, of: packed) {
+          return (anchor(before: previous, notes: notes, runIndex: index, offset: offset, start: start), notes[index].pieceEnd(after: offset))
+        }
+        if notes.holdsLater(than: offset, of: packed) {
+          // A later part of the insertion was purged before this piece, and these characters
+          // sat before it, but their run is not noted: it was the farthest of more than the
+          // capacity, dropped. They go left of every run noted here (fuzz seed 4514374).
+          return (anchor(before: previous, notes: notes, runIndex: -1, offset: offset, start: start), Int32.max)
+        }
       }
       guard handle >= 0 else { return nil }
       if handle == stop {

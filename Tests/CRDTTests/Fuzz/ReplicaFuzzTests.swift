@@ -143,7 +143,8 @@ struct ReplicaFuzzTests {
 
   /// `CRDT_FUZZ_DEBUG=1`: print the operations of a failed delivery, and after a divergence
   /// the latest changes of each author (`CRDT_FUZZ_DEBUG_CHANGES=N`: the latest N, 8 unless
-  /// set) and the pieces of `$.t` on each replica.
+  /// set) and the pieces of `$.t` on each replica; with `CRDT_FUZZ_DEBUG_RESTORES=1` also the
+  /// pieces (liveness steps and purge notes included) of a text before a restore reaches it.
   static let debugs = ProcessInfo.processInfo.environment["CRDT_FUZZ_DEBUG"] != nil
   static let debugChanges = ProcessInfo.processInfo.environment["CRDT_FUZZ_DEBUG_CHANGES"].flatMap(Int.init) ?? 8
 
@@ -191,10 +192,12 @@ struct ReplicaFuzzTests {
   /// text where it was kept, not where it was purged and recreated (903310), characters
   /// purged as several pieces recreated as one (1338855, 919148, 1077528), snapshot followers
   /// without the purge notes (2376244, 3920449, 4522293) and an undo that restored a text beside
-  /// its re-created copy, two elements with one ticket (3643284). Kept in every run.
+  /// its re-created copy, two elements with one ticket (3643284), and characters whose purge
+  /// note was dropped placed after the later part of their insertion (4514374). Kept in every
+  /// run.
   @Test("seeds that once diverged or failed converge",
         arguments: [UInt64(348_980), 206_438, 301_466, 1_584_344, 1_378_450, 974_581, 903_310, 1_338_855, 919_148, 1_077_528,
-                    2_376_244, 3_920_449, 4_522_293, 3_643_284])
+                    2_376_244, 3_920_449, 4_522_293, 3_643_284, 4_514_374])
   func formerDivergences(seed: UInt64) async throws {
     print("fuzz seed \(seed) (three replicas, a former divergence)")
     try await run(seed: seed)
@@ -356,6 +359,11 @@ struct ReplicaFuzzTests {
     let json = await doc.toJSON(), snapshot = await doc.snapshot(), pending = await doc.pendingChanges.count
     let vector = await doc.versionVector, garbage = await doc.garbageLength
     var failure: (any Error)?
+    if ReplicaFuzzTests.debugs, ProcessInfo.processInfo.environment["CRDT_FUZZ_DEBUG_RESTORES"] != nil {
+      for change in batch { for op in change.operations { if case .restoreEdit = op {
+        print("DEBUG before restore r\(r) \(change.id.clientSeq)@\(change.id.actorID) \(op)\n\(await doc.debugPieces(createdAt: op.parentCreatedAt))")
+      } } }
+    }
     do {
       try await apply(doc)
     } catch {
