@@ -269,7 +269,7 @@ struct PurgeNotesTests {
       }
     }
     let refused: [[CRDTText.PurgedRunRecord]] = [
-      [run(0, 1), run(2, 3), run(4, 5), run(6, 7), run(8, 9)],  // five runs
+      (0..<9).map { run(Int32($0 * 2), Int32($0 * 2 + 1)) },  // nine runs
       [run(3, 3)],  // empty
       [run(-1, 2)],  // negative
       [run(0, 4, cuts: [2, 1])],  // cuts out of order
@@ -287,9 +287,10 @@ struct PurgeNotesTests {
   @Test("characters whose note was dropped go before the later part of their insertion noted on the same piece",
         arguments: Purgers.allCases)
   func droppedRunBeforeLaterPart(_ purgers: Purgers) async throws {
-    // Fuzz seed 4514374. Five runs are purged before "Q" ("ab", "X", "cd", "Y", "e"): the
-    // farthest, "ab", is dropped. Its characters went before the insertion's next surviving
-    // piece, "fgh", after "QR", where a replica that kept them shows them after the peer's "!".
+    // Fuzz seed 4514374. Eleven runs are purged before "Q" ("ab", "1", "c", "2", … "g"): the
+    // three farthest, "ab", "1" and "c", are dropped. "ab" went before the insertion's next
+    // surviving piece, "hij", after "QR", where a replica that kept it shows it after the peer's
+    // "!".
     let docs = try await makeReplicas(2)
     let log = ChangeLog(actors: [actor(1), actor(2)])
     func exchange() async throws {
@@ -297,30 +298,30 @@ struct PurgeNotesTests {
         for doc in docs { try await log.sync(doc, collectGarbage: false) }
       }
     }
-    try await docs[0].update { root, _ in _ = try root.setNewText("t").edit(0, 0, "abcdefgh") }
+    try await docs[0].update { root, _ in _ = try root.setNewText("t").edit(0, 0, "abcdefghij") }
     try await exchange()
-    for (at, typed) in [(2, "X"), (5, "Y"), (7, "QR")] {
+    for (at, typed) in [(2, "1"), (4, "2"), (6, "3"), (8, "4"), (10, "5"), (12, "QR")] {
       try await docs[1].update { root, _ in _ = try root.text("t")?.edit(at, at, typed) }
     }
     try await exchange()
-    #expect(await text(docs[0]) == "abXcdYeQRfgh")
+    #expect(await text(docs[0]) == "ab1c2d3e4f5gQRhij")
     await docs[0].clearHistory()
-    try await docs[0].update { root, _ in try root.text("t")?.delete(0, 7) }
+    try await docs[0].update { root, _ in try root.text("t")?.delete(0, 12) }
     try await docs[1].update { root, _ in _ = try root.text("t")?.edit(0, 0, "!") }
     try await exchange()
     for (index, doc) in docs.enumerated() where purgers.purges(index) {
-      #expect(await doc.garbageCollect(minSyncedVersionVector: maxVectorOfDetached()) == 5)
+      #expect(await doc.garbageCollect(minSyncedVersionVector: maxVectorOfDetached()) == 11)
     }
     try await docs[0].undo()
     try await exchange()
     for doc in docs {
-      #expect(await text(doc) == "!abXcdYeQRfgh")
+      #expect(await text(doc) == "!ab1c2d3e4f5gQRhij")
       #expect(await doc.checkInvariants() == nil)
     }
     #expect(await docs[0].toJSON() == docs[1].toJSON())
   }
 
-  @Test("a piece keeps at most four notes, the nearest, whatever was purged next to it")
+  @Test("a piece keeps at most eight notes, the nearest, whatever was purged next to it")
   func notesStayBounded() async throws {
     let doc = Document(key: "notes")
     try await doc.update { root, _ in _ = root.setNewText("t") }

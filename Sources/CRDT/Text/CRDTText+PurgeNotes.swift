@@ -54,7 +54,7 @@ extension CRDTText {
   /// most ``capacity``, the farthest dropped first. The nearest is stored inline, so a piece
   /// next to one purged run (most of them) costs no allocation.
   struct PurgeNotes {
-    static let capacity = 4
+    static let capacity = 8
     /// The run just left of the piece.
     private(set) var nearest: PurgedRun
     /// The runs left of `nearest`, farthest first.
