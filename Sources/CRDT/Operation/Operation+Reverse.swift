@@ -421,9 +421,17 @@ extension ElementSnapshot {
     case .counter(let value, _): return .counter(value, meta)
     case .dedupCounter(let registers, _): return .dedupCounter(registers, meta)
     case .object(let members, _):
-      return .object(members.map { member in
-        (key: member.key, value: member.value.reticketed(copiedMeta(of: member.value.meta), issue))
-      }, meta)
+      // New tickets in the order of the members' placements: the member of a key placed last
+      // shows (`CRDTObject`, `positionedAt`), and list order is not placement order (fuzz seed
+      // 7483999: a member an undo had restored, placed after a newer one that was then
+      // removed, was copied first, and the removed one won the copy's key).
+      func placed(_ meta: Meta) -> TimeTicket { meta.movedAt ?? meta.createdAt }
+      let order = members.indices.sorted { placed(members[$0].value.meta) < placed(members[$1].value.meta) }
+      var copies = [ElementSnapshot?](repeating: nil, count: members.count)
+      for index in order {
+        copies[index] = members[index].value.reticketed(copiedMeta(of: members[index].value.meta), issue)
+      }
+      return .object(members.indices.map { (key: members[$0].key, value: copies[$0]!) }, meta)
     case .array(let nodes, _):
       // Elements get new tickets; a moved element's position too. The position a moved element
       // left (dead, named by the element's old ticket) is kept, under the element's new ticket:

@@ -103,7 +103,10 @@ enum FuzzHistory {
         session.problem("\(label)\(kind.rawValue)() with no peer change since the update gives \(found), expected \(expected)")
         if ProcessInfo.processInfo.environment["CRDT_FUZZ_DEBUG"] != nil {
           let changes = await doc.pendingChanges
-          for change in changes.suffix(5) { for op in change.operations { print("DEBUG \(change.id.clientSeq): \(op)") } }
+          for change in changes.suffix(5) { for op in change.operations {
+            print("DEBUG \(change.id.clientSeq): \(op)")
+            if let value = op.createdValue { print("DEBUG   value \(describeSnapshot(value.snapshot))") }
+          } }
         }
       }
       session.count("\(kind.rawValue) checked against the model")
@@ -121,5 +124,17 @@ enum FuzzHistory {
     if depths != model.depths {
       session.problem("\(label)history depths \(depths), the model's \(model.depths)")
     }
+  }
+}
+
+/// A snapshot's elements with their tickets (debugging output).
+func describeSnapshot(_ snapshot: ElementSnapshot) -> String {
+  let meta = snapshot.meta
+  let tickets = "@\(meta.createdAt)\(meta.movedAt.map { " m\($0)" } ?? "")\(meta.removedAt.map { " r\($0)" } ?? "")"
+  switch snapshot {
+  case .object(let members, _): return "{" + members.map { "\($0.key.debugDescription): \(describeSnapshot($0.value))" }.joined(separator: ", ") + "}" + tickets
+  case .array(let nodes, _): return "[" + nodes.map { $0.element.map(describeSnapshot) ?? "dead \($0.positionID.map { "\($0)" } ?? "")" }.joined(separator: ", ") + "]" + tickets
+  case .primitive(let value, _): return "\(value)" + tickets
+  default: return "elem" + tickets
   }
 }
