@@ -36,16 +36,21 @@ extension CRDTText {
     var start: Int32
     var end: Int32
     /// The offsets inside the run where one purged piece ended and the next began (joined
-    /// runs), increasing: a replica that kept the tombstones revives them as separate pieces,
-    /// so the restore recreates them so too (toJSON shows pieces).
-    var cuts: [Int32] = []
+    /// runs), decreasing (a run joined on its left appends, as the purge joins them): a
+    /// replica that kept the tombstones revives them as separate pieces, so the restore
+    /// recreates them so too (toJSON shows pieces).
+    var descendingCuts: [Int32] = []
+
+    /// The cuts in increasing order.
+    var cuts: [Int32] { descendingCuts.reversed() }
 
     /// Where the piece holding `offset` ended: the first cut past it, else the run's end.
-    func pieceEnd(after offset: Int32) -> Int32 { cuts.first { $0 > offset } ?? end }
+    func pieceEnd(after offset: Int32) -> Int32 { descendingCuts.last { $0 > offset } ?? end }
 
     /// This run with `left` (which ends where it starts) joined before it.
     mutating func join(after left: PurgedRun) {
-      cuts = left.cuts + [start] + cuts
+      descendingCuts.append(start)
+      descendingCuts.append(contentsOf: left.descendingCuts)
       start = left.start
     }
   }
@@ -268,7 +273,7 @@ extension CRDTText {
       }
     }
     purgeNotes[handle] = PurgeNotes(runs: records.map {
-      PurgedRun(createdAt: pack($0.createdAt), start: $0.start, end: $0.end, cuts: $0.cuts)
+      PurgedRun(createdAt: pack($0.createdAt), start: $0.start, end: $0.end, descendingCuts: $0.cuts.reversed())
     })
   }
 
