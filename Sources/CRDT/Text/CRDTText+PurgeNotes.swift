@@ -243,7 +243,7 @@ extension CRDTText {
 
   /// The runs noted on piece `handle` (``endOfText`` for the end), in document order.
   package func purgeNoteRecords(heldBy handle: Int32) -> [PurgedRunRecord] {
-    guard let notes = purgeNotes[handle] else { return [] }
+    guard !purgeNotes.isEmpty, let notes = purgeNotes[handle] else { return [] }
     return (0..<notes.count).map { index in
       let run = notes[index]
       return PurgedRunRecord(createdAt: unpack(run.createdAt), start: run.start, end: run.end, cuts: run.cuts)
