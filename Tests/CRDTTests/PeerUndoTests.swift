@@ -26,6 +26,24 @@ struct PeerUndoTests {
                                          .init(createdAt: inner, movedAt: inner)))], .init(createdAt: top))
   }
 
+  /// Gives `doc` (as actor 1) the peer's array `l` holding `{"inner": {"b": 1}}`, its removal
+  /// and the peer's undo of it: an Add with a new ticket for the element, the old ones below
+  /// it. Returns the inner object's ticket.
+  func applyArrayRemovalUndoneByPeer(to doc: Document) async throws -> TimeTicket {
+    try await doc.setActor(actor(1))
+    let list = ticket(1, 1)
+    let (item, inner, b) = (ticket(1, 2), ticket(1, 3), ticket(1, 4))
+    try await doc.applyChanges([
+      change(1, 1, [
+        .set(parentCreatedAt: .initial, key: "l", value: OperationValue(.array([], .init(createdAt: list))), executedAt: list),
+        .add(parentCreatedAt: list, previousCreatedAt: .initial, value: OperationValue(nested(top: item, inner: inner, member: b)), executedAt: item),
+      ]),
+      change(2, 2, [.remove(parentCreatedAt: list, createdAt: item, executedAt: ticket(2))]),
+      change(3, 3, [.add(parentCreatedAt: list, previousCreatedAt: .initial, value: OperationValue(nested(top: ticket(3), inner: inner, member: b)), executedAt: ticket(3))]),
+    ])
+    return inner
+  }
+
   @Test("an object Remove undone by a Set under the removed value's own tickets restores it, and its inner elements stay addressable after garbage collection")
   func objectRestoreUnderOriginalTickets() async throws {
     let doc = Document(key: "peer-undo")
@@ -58,18 +76,7 @@ struct PeerUndoTests {
   @Test("an array Remove undone by an Add whose copy keeps its descendants' tickets: collecting the old tombstone leaves the copy's inner elements addressable")
   func arrayRestoreKeepingDescendantTickets() async throws {
     let doc = Document(key: "peer-undo")
-    try await doc.setActor(actor(1))
-    let list = ticket(1, 1)
-    let (item, inner, b) = (ticket(1, 2), ticket(1, 3), ticket(1, 4))
-    try await doc.applyChanges([
-      change(1, 1, [
-        .set(parentCreatedAt: .initial, key: "l", value: OperationValue(.array([], .init(createdAt: list))), executedAt: list),
-        .add(parentCreatedAt: list, previousCreatedAt: .initial, value: OperationValue(nested(top: item, inner: inner, member: b)), executedAt: item),
-      ]),
-      change(2, 2, [.remove(parentCreatedAt: list, createdAt: item, executedAt: ticket(2))]),
-      // The peer's undo: a new ticket for the element, the old ones below it.
-      change(3, 3, [.add(parentCreatedAt: list, previousCreatedAt: .initial, value: OperationValue(nested(top: ticket(3), inner: inner, member: b)), executedAt: ticket(3))]),
-    ])
+    let inner = try await applyArrayRemovalUndoneByPeer(to: doc)
     #expect(await doc.toSortedJSON() == #"{"l":[{"inner":{"b":1}}]}"#)
     #expect(await doc.checkInvariants() == nil)
     // Collecting the removed element must not take the copy's inner object out of reach.
@@ -84,17 +91,7 @@ struct PeerUndoTests {
     // A Yorkie server's snapshot of this document holds the tombstone and the copy, both with
     // the inner object's ticket. The decoder refused it ("two elements are created at").
     let doc = Document(key: "peer-undo")
-    try await doc.setActor(actor(1))
-    let list = ticket(1, 1)
-    let (item, inner, b) = (ticket(1, 2), ticket(1, 3), ticket(1, 4))
-    try await doc.applyChanges([
-      change(1, 1, [
-        .set(parentCreatedAt: .initial, key: "l", value: OperationValue(.array([], .init(createdAt: list))), executedAt: list),
-        .add(parentCreatedAt: list, previousCreatedAt: .initial, value: OperationValue(nested(top: item, inner: inner, member: b)), executedAt: item),
-      ]),
-      change(2, 2, [.remove(parentCreatedAt: list, createdAt: item, executedAt: ticket(2))]),
-      change(3, 3, [.add(parentCreatedAt: list, previousCreatedAt: .initial, value: OperationValue(nested(top: ticket(3), inner: inner, member: b)), executedAt: ticket(3))]),
-    ])
+    let inner = try await applyArrayRemovalUndoneByPeer(to: doc)
     let loaded = Document(key: "peer-undo")
     try await loaded.setActor(actor(2))
     try await loaded.applyChangePack(ChangePack(key: "peer-undo", checkpoint: Checkpoint(serverSeq: 1, clientSeq: 0), changes: [],

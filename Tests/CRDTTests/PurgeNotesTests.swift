@@ -13,6 +13,14 @@ private func text(_ doc: Document) async -> String {
   (try? await doc.update { root, _ in root.text("t")?.string ?? "" }) ?? "?"
 }
 
+/// Two rounds in which every replica syncs through `log`, collecting no garbage: each has then
+/// applied every change.
+private func exchange(_ docs: [Document], _ log: ChangeLog) async throws {
+  for _ in 0..<2 {
+    for doc in docs { try await log.sync(doc, collectGarbage: false) }
+  }
+}
+
 /// Which replicas purge before the undo: the undoing one, the peer, both or neither.
 enum Purgers: String, CaseIterable, CustomTestStringConvertible {
   case undoer, peer, both, neither
@@ -69,16 +77,12 @@ struct PurgeNotesTests {
     try await docs[0].update { root, _ in try root.text("t")?.delete(from, to) }
     let (at, content) = testCase.inserted
     try await docs[1].update { root, _ in _ = try root.text("t")?.edit(at, at, content) }
-    for _ in 0..<2 {
-      for doc in docs { try await log.sync(doc, collectGarbage: false) }
-    }
+    try await exchange(docs, log)
     for (index, doc) in docs.enumerated() where purgers.purges(index) {
       #expect(await doc.garbageCollect(minSyncedVersionVector: maxVectorOfDetached()) > 0)
     }
     try await docs[0].undo()
-    for _ in 0..<2 {
-      for doc in docs { try await log.sync(doc, collectGarbage: false) }
-    }
+    try await exchange(docs, log)
     for doc in docs {
       #expect(await text(doc) == testCase.undone)
       #expect(await doc.checkInvariants() == nil)
@@ -96,17 +100,13 @@ struct PurgeNotesTests {
     for doc in docs { await doc.clearHistory() }
     try await docs[0].update { root, _ in try root.text("t")?.delete(1, 2) }  // "b"
     try await docs[1].update { root, _ in try root.text("t")?.delete(2, 3) }  // "c"
-    for _ in 0..<2 {
-      for doc in docs { try await log.sync(doc, collectGarbage: false) }
-    }
+    try await exchange(docs, log)
     for doc in docs { #expect(await doc.garbageCollect(minSyncedVersionVector: maxVectorOfDetached()) > 0) }
     #expect(await text(docs[0]) == "adef")
     try await docs[0].undo()
     try await docs[1].undo()
     let order = undoerFirst ? docs : docs.reversed()
-    for _ in 0..<2 {
-      for doc in order { try await log.sync(doc, collectGarbage: false) }
-    }
+    try await exchange(order, log)
     for doc in docs {
       #expect(await text(doc) == "abcdef")
       #expect(await doc.checkInvariants() == nil)
@@ -118,28 +118,23 @@ struct PurgeNotesTests {
   func notesHandedOn() async throws {
     let docs = try await makeReplicas(2)
     let log = ChangeLog(actors: [actor(1), actor(2)])
-    func exchange() async throws {
-      for _ in 0..<2 {
-        for doc in docs { try await log.sync(doc, collectGarbage: false) }
-      }
-    }
     try await docs[0].update { root, _ in _ = try root.setNewText("t").edit(0, 0, "abcdef") }
-    try await exchange()
+    try await exchange(docs, log)
     await docs[0].clearHistory()
     // "bc" is purged while "de" follows it (its note goes on "de"); then the peer types "Y" after
     // "e", and "de" is deleted and purged too: its note, and the one it held, go on "Y".
     try await docs[0].update { root, _ in try root.text("t")?.delete(1, 3) }
-    try await exchange()
+    try await exchange(docs, log)
     #expect(await docs[0].garbageCollect(minSyncedVersionVector: maxVectorOfDetached()) == 1)
     try await docs[1].update { root, _ in _ = try root.text("t")?.edit(3, 3, "Y") }
-    try await exchange()
+    try await exchange(docs, log)
     try await docs[0].update { root, _ in try root.text("t")?.delete(1, 3) }
-    try await exchange()
+    try await exchange(docs, log)
     #expect(await docs[0].garbageCollect(minSyncedVersionVector: maxVectorOfDetached()) == 1)
     #expect(await text(docs[0]) == "aYf")
     try await docs[0].undo()
     try await docs[0].undo()
-    try await exchange()
+    try await exchange(docs, log)
     for doc in docs {
       #expect(await text(doc) == "abcdeYf")
       #expect(await doc.checkInvariants() == nil)
@@ -157,30 +152,25 @@ struct PurgeNotesTests {
     // right after "He".
     let docs = try await makeReplicas(2)
     let log = ChangeLog(actors: [actor(1), actor(2)])
-    func exchange() async throws {
-      for _ in 0..<2 {
-        for doc in docs { try await log.sync(doc, collectGarbage: false) }
-      }
-    }
     try await docs[0].update { root, _ in _ = try root.setNewText("t").edit(0, 0, "Hello world") }
     // "w" styled: the deleted characters are three pieces, "llo ", "w" and "o", restored as
     // three spans; no surviving piece holds the end of the first.
     try await docs[0].update { root, _ in try root.text("t")?.setStyle(6, 7, ["b": true]) }
-    try await exchange()
+    try await exchange(docs, log)
     await docs[0].clearHistory()
     try await docs[0].update { root, _ in
       try root.text("t")?.delete(2, 8)
       _ = try root.text("t")?.edit(2, 4, "XY")
     }
-    try await exchange()
+    try await exchange(docs, log)
     #expect(await text(docs[0]) == "HeXYd")
     for (index, doc) in docs.enumerated() where purgers.purges(index) {
       #expect(await doc.garbageCollect(minSyncedVersionVector: maxVectorOfDetached()) > 0)
     }
     try await docs[1].update { root, _ in _ = try root.text("t")?.edit(2, 2, "Q") }
-    try await exchange()
+    try await exchange(docs, log)
     try await docs[0].undo()
-    try await exchange()
+    try await exchange(docs, log)
     for doc in docs {
       #expect(await text(doc) == "HeQllo world")
       #expect(await doc.checkInvariants() == nil)
@@ -197,22 +187,17 @@ struct PurgeNotesTests {
     // noted run, and recreated one piece until the note kept where the pieces met.
     let docs = try await makeReplicas(2)
     let log = ChangeLog(actors: [actor(1), actor(2)])
-    func exchange() async throws {
-      for _ in 0..<2 {
-        for doc in docs { try await log.sync(doc, collectGarbage: false) }
-      }
-    }
     try await docs[0].update { root, _ in _ = try root.setNewText("t").edit(0, 0, "abcdef") }
-    try await exchange()
+    try await exchange(docs, log)
     await docs[0].clearHistory()
     try await docs[0].update { root, _ in try root.text("t")?.delete(1, 5) }
     try await docs[1].update { root, _ in try root.text("t")?.delete(2, 3) }
-    try await exchange()
+    try await exchange(docs, log)
     for (index, doc) in docs.enumerated() where purgers.purges(index) {
       #expect(await doc.garbageCollect(minSyncedVersionVector: maxVectorOfDetached()) == 3)
     }
     try await docs[0].undo()
-    try await exchange()
+    try await exchange(docs, log)
     for doc in docs {
       #expect(await doc.toJSON() == #"{"t":[{"val":"a"},{"val":"b"},{"val":"c"},{"val":"de"},{"val":"f"}]}"#)
       #expect(await doc.checkInvariants() == nil)
@@ -293,27 +278,22 @@ struct PurgeNotesTests {
     // "!".
     let docs = try await makeReplicas(2)
     let log = ChangeLog(actors: [actor(1), actor(2)])
-    func exchange() async throws {
-      for _ in 0..<2 {
-        for doc in docs { try await log.sync(doc, collectGarbage: false) }
-      }
-    }
     try await docs[0].update { root, _ in _ = try root.setNewText("t").edit(0, 0, "abcdefghij") }
-    try await exchange()
+    try await exchange(docs, log)
     for (at, typed) in [(2, "1"), (4, "2"), (6, "3"), (8, "4"), (10, "5"), (12, "QR")] {
       try await docs[1].update { root, _ in _ = try root.text("t")?.edit(at, at, typed) }
     }
-    try await exchange()
+    try await exchange(docs, log)
     #expect(await text(docs[0]) == "ab1c2d3e4f5gQRhij")
     await docs[0].clearHistory()
     try await docs[0].update { root, _ in try root.text("t")?.delete(0, 12) }
     try await docs[1].update { root, _ in _ = try root.text("t")?.edit(0, 0, "!") }
-    try await exchange()
+    try await exchange(docs, log)
     for (index, doc) in docs.enumerated() where purgers.purges(index) {
       #expect(await doc.garbageCollect(minSyncedVersionVector: maxVectorOfDetached()) == 11)
     }
     try await docs[0].undo()
-    try await exchange()
+    try await exchange(docs, log)
     for doc in docs {
       #expect(await text(doc) == "!ab1c2d3e4f5gQRhij")
       #expect(await doc.checkInvariants() == nil)
