@@ -107,10 +107,13 @@ extension CRDTText {
       }
     }
 
-    /// Whether a run holds offsets of insertion `createdAt` past `offset`.
-    func holdsLater(than offset: Int32, of createdAt: PackedTicket) -> Bool {
-      func later(_ run: PurgedRun) -> Bool { run.createdAt == createdAt && run.start > offset }
-      return later(nearest) || farther.contains(where: later)
+    /// Where the nearest run of insertion `createdAt` past `offset` starts, if one is noted.
+    func laterStart(than offset: Int32, of createdAt: PackedTicket) -> Int32? {
+      var result: Int32?
+      for index in 0..<count where self[index].createdAt == createdAt && self[index].start > offset {
+        result = Swift.min(result ?? .max, self[index].start)
+      }
+      return result
     }
 
     /// The position in document order of the run holding offset `offset` of insertion
@@ -161,11 +164,13 @@ extension CRDTText {
         if let index = notes.index(holding: offset, of: packed) {
           return (anchor(before: previous, notes: notes, runIndex: index, offset: offset, start: start), notes[index].pieceEnd(after: offset))
         }
-        if notes.holdsLater(than: offset, of: packed) {
+        if let laterStart = notes.laterStart(than: offset, of: packed) {
           // A later part of the insertion was purged before this piece, and these characters
           // sat before it, but their run is not noted: it was the farthest of more than the
-          // capacity, dropped. They go left of every run noted here (fuzz seed 4514374).
-          return (anchor(before: previous, notes: notes, runIndex: -1, offset: offset, start: start), Int32.max)
+          // capacity, dropped. They go left of every run noted here (fuzz seed 4514374), as a
+          // piece that ends where that later part starts (5298355: elsewhere the two are
+          // separate pieces, tombstones between them).
+          return (anchor(before: previous, notes: notes, runIndex: -1, offset: offset, start: start), laterStart)
         }
       }
       guard handle >= 0 else { return nil }

@@ -193,11 +193,12 @@ struct ReplicaFuzzTests {
   /// purged as several pieces recreated as one (1338855, 919148, 1077528), snapshot followers
   /// without the purge notes (2376244, 3920449, 4522293) and an undo that restored a text beside
   /// its re-created copy, two elements with one ticket (3643284), and characters whose purge
-  /// note was dropped placed after the later part of their insertion (4514374), and an undo's
-  /// copy of an object that lost the value a key showed (7483999). Kept in every run.
+  /// note was dropped placed after the later part of their insertion (4514374) or recreated as
+  /// one piece with it (5298355), and an undo's copy of an object that lost the value a key
+  /// showed (7483999). Kept in every run.
   @Test("seeds that once diverged or failed converge",
         arguments: [UInt64(348_980), 206_438, 301_466, 1_584_344, 1_378_450, 974_581, 903_310, 1_338_855, 919_148, 1_077_528,
-                    2_376_244, 3_920_449, 4_522_293, 3_643_284, 4_514_374, 7_483_999])
+                    2_376_244, 3_920_449, 4_522_293, 3_643_284, 4_514_374, 7_483_999, 5_298_355])
   func formerDivergences(seed: UInt64) async throws {
     print("fuzz seed \(seed) (three replicas, a former divergence)")
     try await run(seed: seed)
