@@ -130,13 +130,10 @@ extension Document {
       }
     }
     if let problem { return problem }
-    // Live elements never share a ticket (a snapshot of them does not load), and the registry
-    // names the live one where a tombstone's descendant shares it (ElementCodec.checkRepeatedTickets).
-    do {
-      try ElementCodec.checkRepeatedTickets(in: root.object)
-    } catch {
-      return error.message
-    }
+    // The registry names every live element itself. That also says live elements never share a
+    // ticket (the registry names one of them; a snapshot of both does not load), and that where
+    // a tombstone's descendant shares a live element's ticket, the live one is named
+    // (ElementCodec.checkRepeatedTickets).
     var misregistered: TimeTicket?
     func visit(_ element: CRDTElement, hidden: Bool) {
       let hidden = hidden || element.isRemoved
@@ -144,7 +141,9 @@ extension Document {
       element.kind.forEachChild { visit($0, hidden: hidden) }
     }
     root.object.kind.forEachChild { visit($0, hidden: false) }
-    if let misregistered { problem = "the registry names another element than the live one created at \(misregistered)" }
+    if let misregistered {
+      problem = "the registry names another element than the live one created at \(misregistered) (two live elements share the ticket?)"
+    }
     if let problem { return problem }
     // The running size must be the size counted from scratch: this is what makes the
     // incremental accounting trustworthy (every change is checked, fuzzers included).
