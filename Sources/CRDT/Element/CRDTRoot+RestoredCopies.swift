@@ -107,11 +107,17 @@ extension CRDTRoot {
     let element = value.materialize(for: .replay)
     func note(_ element: CRDTElement) {
       guard element.kind.isRegistered else { return }
-      journal.append(.root(.skippedCreation(element.createdAt, skippedCreations[element.createdAt])))
-      skippedCreations[element.createdAt] = placedAt
+      noteSkippedCreation(element.createdAt, hiddenBy: placedAt, journal: journal)
     }
     note(element)
     element.forEachDescendant(note)
+  }
+
+  /// Remembers that the element created at `createdAt` is not in the document because of the
+  /// restore placed at `placedAt` (undone on rollback).
+  private func noteSkippedCreation(_ createdAt: TimeTicket, hiddenBy placedAt: TimeTicket, journal: Journal) {
+    journal.append(.root(.skippedCreation(createdAt, skippedCreations[createdAt])))
+    skippedCreations[createdAt] = placedAt
   }
 
   /// Remembers the elements under `holder` (a tombstone or older copy that the restored `copy`,
@@ -123,8 +129,7 @@ extension CRDTRoot {
     copy.forEachDescendant { if $0.kind.isRegistered { kept.insert($0.createdAt) } }
     holder.forEachDescendant { element in
       guard element.kind.isRegistered, !kept.contains(element.createdAt) else { return }
-      journal.append(.root(.skippedCreation(element.createdAt, skippedCreations[element.createdAt])))
-      skippedCreations[element.createdAt] = placedAt
+      noteSkippedCreation(element.createdAt, hiddenBy: placedAt, journal: journal)
     }
   }
 
