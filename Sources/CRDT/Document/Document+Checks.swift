@@ -86,6 +86,31 @@ extension Document {
     return tree.orderLog.count
   }
 
+  /// A dump of every node of the tree at `path`, tombstones too, one per line with its
+  /// identity, removal and merge marks, indented by depth (debugging aid for tests).
+  package func debugTreeNodes(_ path: String) -> String {
+    var current: CRDTElement = root.object
+    for part in path.split(separator: ".").dropFirst() {
+      guard case .object(let object) = current.kind, let child = object.get(String(part)) else { return "?" }
+      current = child
+    }
+    guard case .tree(let tree) = current.kind else { return "not a tree" }
+    var lines: [String] = []
+    func visit(_ node: CRDTTreeNode, depth: Int) {
+      let label = node.isText ? node.value.debugDescription : "<\(node.type)>"
+      let marks = [node.removedAt.map { "r\($0)" }, node.mergedFrom.map { "mergedFrom \($0)" },
+                   node.mergedInto.map { "mergedInto \($0)" }].compactMap { $0 }.joined(separator: " ")
+      lines.append(String(repeating: "  ", count: depth) + "\(node.id) \(label) \(marks)")
+      var child = node.firstChild
+      while let next = child {
+        visit(next, depth: depth + 1)
+        child = next.nextSibling
+      }
+    }
+    visit(tree.root, depth: 0)
+    return lines.joined(separator: "\n")
+  }
+
   /// A dump of the positions of the array at `path` (debugging aid for tests).
   package func debugPositions(_ path: String) -> String {
     var current: CRDTElement = root.object

@@ -304,6 +304,7 @@ extension Document {
   static func reapply(
     _ change: Change, on root: CRDTRoot, journal: Journal, presences: inout [ActorID: [String: JSONValue]]
   ) throws {
+    root.ownChangeVector = change.id.versionVector
     for operation in change.operations {
       _ = try operation.execute(on: root, journal: journal, mode: .replay)
     }

@@ -276,6 +276,7 @@ public actor Document {
       let replay = Journal()
       do {
         for change in renamed {
+          rebuilt.ownChangeVector = change.id.versionVector
           for operation in change.operations {
             _ = try operation.execute(on: rebuilt, journal: replay, mode: .replay)
           }

@@ -98,6 +98,13 @@ package final class CRDTRoot {
   /// Elements that operations skipped inside those copies would have created, with the ticket
   /// that placed the copy.
   var skippedCreations: [TimeTicket: TimeTicket] = [:]
+  /// The version vector of the change whose operations this replica is executing as its own
+  /// (an update, an undo or redo, a replay of a pending or re-issued change), set by whoever
+  /// executes them. A tree keeps its own operations in its ordering log with this vector: every
+  /// other replica applies them with that change's vector, and a replay after a rewind must
+  /// mean the same (`CRDTTree+Ordering.swift`). The tree's own tickets are not enough: a node
+  /// purged since it was seen has left none (tree fuzz seed 12128313).
+  package var ownChangeVector: VersionVector?
   /// Whether any restore is remembered (read before every remote operation).
   @inline(__always) package var hasRestoredCopies: Bool { !restoredCopies.isEmpty }
 

@@ -68,6 +68,7 @@ package final class UpdateContext {
     self.describes = describing
     self.recordsHistory = recordsHistory
     self.replaysHistory = replaysHistory
+    root.ownChangeVector = nextID.versionVector
   }
 
   /// The next ticket of this change.

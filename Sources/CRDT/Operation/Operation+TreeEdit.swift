@@ -29,13 +29,21 @@ extension Operation {
       command = try restoreCommand(edit, tree: tree, mode: mode)
     }
     let tally = tree.sizeTally
-    let result = try tree.apply(command, versionVector: mode.authorVector, describing: mode.describes, tracing: tracing, journal: journal)
+    let result = try tree.apply(command, versionVector: mode.authorVector, ownVector: ownVector(mode, root),
+                                describing: mode.describes, tracing: tracing, journal: journal)
     root.charge(tree.sizeTally - tally, in: tree, journal: journal)
     root.noteOrderedTree(tree)
     registerTreeGarbage(result.gcPairs, of: tree, in: root, journal: journal)
     unregisterRevived(result.revived, of: tree, in: root, journal: journal)
     guard mode.describes, let path = root.path(of: tree.createdAt) else { return ([], result.trace) }
     return (result.changes.map { OperationInfo(treeChange: $0, path: path) }, result.trace)
+  }
+
+  /// The vector of the change a tree operation of this replica's own belongs to
+  /// (``CRDTRoot/ownChangeVector``); nil for another replica's.
+  static func ownVector(_ mode: ExecutionMode, _ root: CRDTRoot) -> VersionVector? {
+    if case .remote = mode { return nil }
+    return root.ownChangeVector
   }
 
   /// Forgets the GC pairs of the tombstones a restore revived (Yorkie's `UnregisterGCPair`):

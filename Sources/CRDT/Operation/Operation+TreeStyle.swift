@@ -8,7 +8,8 @@ extension Operation {
     let command = CRDTTree.Command(.style(from: style.from, to: style.to, attributes: style.attributes,
                                           keysToRemove: style.attributesToRemove), editedAt: style.executedAt)
     let tally = tree.sizeTally
-    let result = try tree.apply(command, versionVector: mode.authorVector, describing: mode.describes, journal: journal)
+    let result = try tree.apply(command, versionVector: mode.authorVector, ownVector: ownVector(mode, root),
+                                describing: mode.describes, journal: journal)
     registerTreeGarbage(result.gcPairs, of: tree, in: root, journal: journal)
     root.charge(tree.sizeTally - tally, in: tree, journal: journal)
     root.noteOrderedTree(tree)

@@ -66,8 +66,8 @@ extension CRDTTree {
   /// One applied operation that an older concurrent one may still come before.
   package struct LoggedOperation {
     var command: Command
-    /// What its author had seen (for this replica's own operations, the tree's knowledge when
-    /// it was made); nil when the author's vector said nothing (an old server's change).
+    /// What its author had seen (for this replica's own operations, the vector of its change);
+    /// for an old server's change whose vector said nothing, the tree's knowledge then.
     var versionVector: VersionVector?
     /// The records its last execution journaled, in order.
     var records: [Undo]
@@ -88,12 +88,15 @@ extension CRDTTree {
   /// - Parameters:
   ///   - versionVector: the author's vector for a remote operation; nil for this replica's own
   ///     (local, undo/redo, replay), which knew everything the tree holds.
+  ///   - ownVector: for this replica's own operation, the vector of its change, which the log
+  ///     keeps for a replay (other replicas apply it with that vector). Without one, the tree's
+  ///     knowledge stands in (tests that drive a tree alone).
   ///   - tracing: whether an edit says what it did for its reverse (``EditTrace``); its replays
   ///     after a rewind never do.
-  package func apply(_ command: Command, versionVector: VersionVector?, describing: Bool, tracing: Bool = false,
-                     journal: Journal) throws(YorkieError) -> ChangeResult {
+  package func apply(_ command: Command, versionVector: VersionVector?, ownVector: VersionVector? = nil, describing: Bool,
+                     tracing: Bool = false, journal: Journal) throws(YorkieError) -> ChangeResult {
     let authorVector = CRDTTree.isRemote(versionVector) ? versionVector : nil
-    let stored = authorVector ?? ownVector(for: command.editedAt)
+    let stored = authorVector ?? ownVector ?? knownVector(for: command.editedAt)
     let position = orderLog.partitioningIndex { $0.command.editedAt > command.editedAt }
     guard position < orderLog.count else {
       return try executeLogged(command, authorVector: authorVector, stored: stored, describing: describing, tracing: tracing,
@@ -212,9 +215,9 @@ extension CRDTTree {
 
   // MARK: - Knowledge
 
-  /// The vector of an operation of this replica's own: everything the tree holds (it was made
-  /// against all of it), and its own ticket.
-  private func ownVector(for editedAt: TimeTicket) -> VersionVector {
+  /// What stands in for the vector of an operation of this replica's own when its change's is
+  /// not given: everything the tree holds (it was made against all of it), and its own ticket.
+  private func knownVector(for editedAt: TimeTicket) -> VersionVector {
     var vector = currentKnowledge()
     if (vector[editedAt.actorID] ?? 0) < editedAt.lamport { vector.set(editedAt.actorID, editedAt.lamport) }
     return vector

@@ -46,6 +46,8 @@ private final class TreeExchange {
 struct TreeReplicaFuzzTests {
   /// `CRDT_TREE_TRACE=1` prints every call, delivery and resulting XML.
   static let tracing = ProcessInfo.processInfo.environment["CRDT_TREE_TRACE"] != nil
+  /// `CRDT_TREE_TRACE=nodes` also prints every node (tombstones too) after each step.
+  static let tracingNodes = ProcessInfo.processInfo.environment["CRDT_TREE_TRACE"] == "nodes"
   /// Undo and redo steps, unless `CRDT_TREE_HISTORY=0`.
   static let replaysHistory = ProcessInfo.processInfo.environment["CRDT_TREE_HISTORY"] != "0"
 
@@ -180,6 +182,7 @@ struct TreeReplicaFuzzTests {
       if let problem = await doc.checkInvariants() {
         Issue.record("\(context()): replica \(index): \(problem)")
       }
+      if tracingNodes { print("  nodes of replica \(index):\n" + (await doc.debugTreeNodes("$.t"))) }
     }
   }
 
