@@ -339,6 +339,14 @@ struct TreeReplicaFuzzTests {
     try await TreeReplicaFuzzTests.run(seed: seed, mix: TreeFuzzCall.allCases)
   }
 
+  /// Seeds of the previous test that once diverged, each kept with what it found: 12128313, a
+  /// replica's own deletion replayed after an older undo's recreation with a vector read from
+  /// the tree's tickets, which a purge had thinned.
+  @Test("replicas making every kind of tree edit converge: former divergences", arguments: [12_128_313] as [UInt64])
+  func formerDivergences(seed: UInt64) async throws {
+    try await TreeReplicaFuzzTests.run(seed: seed, mix: TreeFuzzCall.allCases)
+  }
+
   @Test("replicas inserting text and paragraphs converge", arguments: SeededRandom.seeds(4, base: 31_000))
   func inserts(seed: UInt64) async throws {
     try await TreeReplicaFuzzTests.run(seed: seed, mix: [.insertText, .insertParagraph])
