@@ -536,15 +536,15 @@ package final class CRDTRoot {
       }
       if !covered.isEmpty {
         let safety = text.safeToPurge(minSyncedVersionVector)
-        for handle in covered where safety[Int(handle)] {
-          #if CRDT_INTERNAL_CHECKS
+        let purgeable = covered.filter { safety[Int($0)] }
+        #if CRDT_INTERNAL_CHECKS
+        for handle in purgeable {
           precondition(text.isSafeToPurge(handle, minSyncedVersionVector), "GC safety table disagrees at \(text.id(of: handle))")
-          #endif
-          chargePurge(text.pieceSize(handle).gc, in: text)
-          text.collect(handle)
-          remaining -= 1
-          count += 1
         }
+        #endif
+        text.collect(purgeable) { chargePurge(text.pieceSize($0).gc, in: text) }
+        remaining -= purgeable.count
+        count += purgeable.count
       }
       if remaining == 0 {
         garbageTexts[key] = nil

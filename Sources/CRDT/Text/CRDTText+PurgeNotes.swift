@@ -100,11 +100,14 @@ extension CRDTText {
     }
 
     /// Puts `notes`, which sat just left of all these runs, before them.
-    mutating func prepend(_ notes: PurgeNotes) {
-      guard prepend(notes.nearest) else { return }
+    ///
+    /// - Returns: false when one of them is dropped (and so every run left of it).
+    mutating func prepend(_ notes: PurgeNotes) -> Bool {
+      guard prepend(notes.nearest) else { return false }
       for run in notes.farther.reversed() {
-        guard prepend(run) else { return }
+        guard prepend(run) else { return false }
       }
+      return true
     }
 
     /// Where the nearest run of insertion `createdAt` past `offset` starts, if one is noted.
@@ -125,21 +128,35 @@ extension CRDTText {
     }
   }
 
-  /// Purges the removed piece `handle` for garbage collection, leaving a note of it (and of the
-  /// notes it held) on the piece right of it.
-  package func collect(_ handle: Int32) {
-    let node = arena[Int(handle)]
-    let holder = node.next >= 0 ? node.next : CRDTText.endOfText
-    let run = PurgedRun(createdAt: node.createdAt, start: node.offset, end: node.offset + node.length)
-    let own = purgeNotes.isEmpty ? nil : purgeNotes.removeValue(forKey: handle)
-    if let index = purgeNotes.index(forKey: holder) {
-      if purgeNotes.values[index].prepend(run), let own { purgeNotes.values[index].prepend(own) }
-    } else {
-      var notes = PurgeNotes(run)
-      if let own { notes.prepend(own) }
-      purgeNotes[holder] = notes
+  /// Purges the removed pieces `handles` (in document order) for garbage collection, each
+  /// leaving a note of itself (and of the notes it held) on the piece right of it; `willPurge`
+  /// sees each first.
+  ///
+  /// Right to left: a run of adjacent purged pieces then notes itself on the piece after it
+  /// directly, each piece prepending to the same notes, instead of each handing all the notes
+  /// it got to its right neighbour (a copy of up to ``PurgeNotes/capacity`` runs per piece
+  /// purged). The notes are the same: a holder gets the same runs in the same order, and once
+  /// one is dropped nothing left of it may join the runs kept (`closed`), as when the notes
+  /// handed on stopped at the first dropped run.
+  package func collect(_ handles: [Int32], willPurge: (Int32) -> Void) {
+    var closed: Int32?
+    for handle in handles.reversed() {
+      willPurge(handle)
+      let node = arena[Int(handle)]
+      let holder = node.next >= 0 ? node.next : CRDTText.endOfText
+      let run = PurgedRun(createdAt: node.createdAt, start: node.offset, end: node.offset + node.length)
+      let own = purgeNotes.isEmpty ? nil : purgeNotes.removeValue(forKey: handle)
+      if holder != closed {
+        if let index = purgeNotes.index(forKey: holder) {
+          if !purgeNotes.values[index].prepend(run) || own.map({ purgeNotes.values[index].prepend($0) }) == false { closed = holder }
+        } else {
+          var notes = PurgeNotes(run)
+          if let own, !notes.prepend(own) { closed = holder }
+          purgeNotes[holder] = notes
+        }
+      }
+      purge(handle)
     }
-    purge(handle)
   }
 
   /// Where recreated characters from `offset` on of insertion `createdAt` go, by the notes:
@@ -253,6 +270,16 @@ extension CRDTText {
       let run = notes[index]
       return PurgedRunRecord(createdAt: unpack(run.createdAt), start: run.start, end: run.end, cuts: run.cuts)
     }
+  }
+
+  /// Which pieces hold purge notes, by handle, nil when none does: snapshot encoding walks
+  /// every piece, and a flag per piece costs less than a hash probe per piece
+  /// (`snapshot_automerge_paper`, Benchmarks/history.md).
+  package func purgeNoteHolders() -> [Bool]? {
+    guard !purgeNotes.isEmpty else { return nil }
+    var holders = [Bool](repeating: false, count: arena.count)
+    for handle in purgeNotes.keys where handle >= 0 { holders[Int(handle)] = true }
+    return holders
   }
 
   /// Puts back the runs a snapshot noted on piece `handle` (``endOfText`` for the end): checked

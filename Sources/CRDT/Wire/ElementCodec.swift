@@ -325,6 +325,8 @@ package enum ElementCodec {
       }
     case .text(let text):
       w.message(5) { w in
+        let noteHolders = text.purgeNoteHolders()
+        let hasSteps = !text.livenessSteps.isEmpty
         var handle = text.nodes[Int(CRDTText.head)].next
         while handle >= 0 {
           let node = text.nodes[Int(handle)]
@@ -348,7 +350,7 @@ package enum ElementCodec {
             // Field 100, this SDK's own (Yorkie's TextNode has no such field, and its decoders
             // skip it): the piece's liveness steps, when it has explicit ones
             // (CRDTText+Liveness.swift).
-            for step in text.livenessSteps[handle] ?? [] {
+            for step in hasSteps ? text.livenessSteps[handle] ?? [] : [] {
               w.message(livenessStepField) { w in
                 w.ticket(1, text.unpack(step.at))
                 w.bool(2, step.revives)
@@ -356,7 +358,9 @@ package enum ElementCodec {
             }
             // Field 101, this SDK's own too: the purged runs noted on the piece
             // (CRDTText+PurgeNotes.swift), farthest first.
-            for record in text.purgeNoteRecords(heldBy: handle) { encodePurgedRun(record, into: &w) }
+            if let noteHolders, noteHolders[Int(handle)] {
+              for record in text.purgeNoteRecords(heldBy: handle) { encodePurgedRun(record, into: &w) }
+            }
           }
           handle = node.next
         }
