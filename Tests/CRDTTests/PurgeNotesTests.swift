@@ -301,6 +301,46 @@ struct PurgeNotesTests {
     #expect(await docs[0].toJSON() == docs[1].toJSON())
   }
 
+  @Test("a run of purged pieces leaves the same notes collected in one pass or in two, and none joins a run across a dropped one")
+  func notesIndependentOfPasses() async throws {
+    // "a" and "b" are one insertion with "Z" typed between them, then seven characters one
+    // update each, then "H". "b" and the seven are deleted, then "a" and "Z". The collection
+    // runs right to left: "H" gets the seven and "b" (eight, the capacity), "Z" is dropped, and
+    // so is "a", which must not join "b" across "Z" (a replica that kept "Z" revives "a Z b").
+    func build() async throws -> Document {
+      let doc = Document(key: "notes")
+      try await doc.update { root, _ in _ = try root.setNewText("t").edit(0, 0, "ab") }
+      try await doc.update { root, _ in _ = try root.text("t")?.edit(1, 1, "Z") }
+      for (index, character) in "1234567H".enumerated() {
+        try await doc.update { root, _ in _ = try root.text("t")?.edit(3 + index, 3 + index, String(character)) }
+      }
+      try await doc.update { root, _ in try root.text("t")?.delete(2, 10) }
+      return doc
+    }
+    func notes(_ doc: Document) async throws -> [CRDTText.PurgedRunRecord] {
+      try await doc.update { root, _ in
+        guard let text = root.text("t")?.element else { return [] }
+        return text.purgeNoteRecords(heldBy: text.pieces.last!)
+      }
+    }
+    let once = try await build()
+    let twice = try await build()
+    let firstDeletion = await twice.versionVector
+    try await once.update { root, _ in try root.text("t")?.delete(0, 2) }
+    try await twice.update { root, _ in try root.text("t")?.delete(0, 2) }
+    #expect(await twice.garbageCollect(minSyncedVersionVector: firstDeletion) == 8)
+    #expect(await twice.garbageCollect(minSyncedVersionVector: maxVectorOfDetached()) == 2)
+    #expect(await once.garbageCollect(minSyncedVersionVector: maxVectorOfDetached()) == 10)
+    for doc in [once, twice] {
+      #expect(await text(doc) == "H")
+      #expect(await doc.checkInvariants() == nil)
+    }
+    let kept = try await notes(once)
+    #expect(kept.count == CRDTText.PurgeNotes.capacity)
+    #expect(kept.first.map { [$0.start, $0.end] + $0.cuts } == [1, 2])
+    #expect(try await notes(twice) == kept)
+  }
+
   @Test("a piece keeps at most eight notes, the nearest, whatever was purged next to it")
   func notesStayBounded() async throws {
     let doc = Document(key: "notes")
