@@ -254,7 +254,7 @@ struct PurgeNotesTests {
       }
     }
     let refused: [[CRDTText.PurgedRunRecord]] = [
-      (0..<9).map { run(Int32($0 * 2), Int32($0 * 2 + 1)) },  // nine runs
+      (0...CRDTText.PurgeNotes.capacity).map { run(Int32($0 * 2), Int32($0 * 2 + 1)) },  // one run too many
       [run(3, 3)],  // empty
       [run(-1, 2)],  // negative
       [run(0, 4, cuts: [2, 1])],  // cuts out of order
@@ -272,30 +272,37 @@ struct PurgeNotesTests {
   @Test("characters whose note was dropped go before the later part of their insertion noted on the same piece",
         arguments: Purgers.allCases)
   func droppedRunBeforeLaterPart(_ purgers: Purgers) async throws {
-    // Fuzz seed 4514374. Eleven runs are purged before "Q" ("ab", "1", "c", "2", … "g"): the
-    // three farthest, "ab", "1" and "c", are dropped. "ab" went before the insertion's next
-    // surviving piece, "hij", after "QR", where a replica that kept it shows it after the peer's
-    // "!".
+    // Fuzz seed 4514374. The peer types a digit after each of the letters "b" to "j" and "QR"
+    // after "k": the deletion of "ab1c2…9k" leaves nineteen runs to purge before "Q" ("ab", "1",
+    // "c", "2", … "k"), and the three farthest, "ab", "1" and "c", are dropped past the capacity
+    // (sixteen). "ab" went before the insertion's next surviving piece, "lmn", after "QR", where a
+    // replica that kept it shows it after the peer's "!".
+    let digits = CRDTText.PurgeNotes.capacity / 2 + 1
+    let letters = String("abcdefghijklmnopqrstuvwxyz".prefix(2 + digits + 3))
     let docs = try await makeReplicas(2)
     let log = ChangeLog(actors: [actor(1), actor(2)])
-    try await docs[0].update { root, _ in _ = try root.setNewText("t").edit(0, 0, "abcdefghij") }
+    try await docs[0].update { root, _ in _ = try root.setNewText("t").edit(0, 0, letters) }
     try await exchange(docs, log)
-    for (at, typed) in [(2, "1"), (4, "2"), (6, "3"), (8, "4"), (10, "5"), (12, "QR")] {
-      try await docs[1].update { root, _ in _ = try root.text("t")?.edit(at, at, typed) }
+    for digit in 1...digits {
+      try await docs[1].update { root, _ in _ = try root.text("t")?.edit(2 * digit, 2 * digit, String(digit)) }
     }
+    try await docs[1].update { root, _ in _ = try root.text("t")?.edit(2 * digits + 2, 2 * digits + 2, "QR") }
     try await exchange(docs, log)
-    #expect(await text(docs[0]) == "ab1c2d3e4f5gQRhij")
+    var typed = "ab"
+    for (digit, letter) in zip(1...digits, letters.dropFirst(2)) { typed += "\(digit)\(letter)" }
+    typed += "QR" + letters.suffix(3)
+    #expect(await text(docs[0]) == typed)
     await docs[0].clearHistory()
-    try await docs[0].update { root, _ in try root.text("t")?.delete(0, 12) }
+    try await docs[0].update { root, _ in try root.text("t")?.delete(0, 2 * digits + 2) }
     try await docs[1].update { root, _ in _ = try root.text("t")?.edit(0, 0, "!") }
     try await exchange(docs, log)
     for (index, doc) in docs.enumerated() where purgers.purges(index) {
-      #expect(await doc.garbageCollect(minSyncedVersionVector: maxVectorOfDetached()) == 11)
+      #expect(await doc.garbageCollect(minSyncedVersionVector: maxVectorOfDetached()) == 2 * digits + 1)
     }
     try await docs[0].undo()
     try await exchange(docs, log)
     for doc in docs {
-      #expect(await text(doc) == "!ab1c2d3e4f5gQRhij")
+      #expect(await text(doc) == "!" + typed)
       #expect(await doc.checkInvariants() == nil)
     }
     #expect(await docs[0].toJSON() == docs[1].toJSON())
@@ -303,18 +310,19 @@ struct PurgeNotesTests {
 
   @Test("a run of purged pieces leaves the same notes collected in one pass or in two, and none joins a run across a dropped one")
   func notesIndependentOfPasses() async throws {
-    // "a" and "b" are one insertion with "Z" typed between them, then seven characters one
-    // update each, then "H". "b" and the seven are deleted, then "a" and "Z". The collection
-    // runs right to left: "H" gets the seven and "b" (eight, the capacity), "Z" is dropped, and
-    // so is "a", which must not join "b" across "Z" (a replica that kept "Z" revives "a Z b").
+    // "a" and "b" are one insertion with "Z" typed between them, then fifteen characters one
+    // update each, then "H". "b" and the fifteen are deleted, then "a" and "Z". The collection
+    // runs right to left: "H" gets the fifteen and "b" (sixteen, the capacity), "Z" is dropped,
+    // and so is "a", which must not join "b" across "Z" (a replica that kept "Z" revives "a Z b").
+    let typed = CRDTText.PurgeNotes.capacity - 1
     func build() async throws -> Document {
       let doc = Document(key: "notes")
       try await doc.update { root, _ in _ = try root.setNewText("t").edit(0, 0, "ab") }
       try await doc.update { root, _ in _ = try root.text("t")?.edit(1, 1, "Z") }
-      for (index, character) in "1234567H".enumerated() {
-        try await doc.update { root, _ in _ = try root.text("t")?.edit(3 + index, 3 + index, String(character)) }
+      for index in 0...typed {
+        try await doc.update { root, _ in _ = try root.text("t")?.edit(3 + index, 3 + index, index == typed ? "H" : "x") }
       }
-      try await doc.update { root, _ in try root.text("t")?.delete(2, 10) }
+      try await doc.update { root, _ in try root.text("t")?.delete(2, 3 + typed) }
       return doc
     }
     func notes(_ doc: Document) async throws -> [CRDTText.PurgedRunRecord] {
@@ -328,9 +336,9 @@ struct PurgeNotesTests {
     let firstDeletion = await twice.versionVector
     try await once.update { root, _ in try root.text("t")?.delete(0, 2) }
     try await twice.update { root, _ in try root.text("t")?.delete(0, 2) }
-    #expect(await twice.garbageCollect(minSyncedVersionVector: firstDeletion) == 8)
+    #expect(await twice.garbageCollect(minSyncedVersionVector: firstDeletion) == typed + 1)
     #expect(await twice.garbageCollect(minSyncedVersionVector: maxVectorOfDetached()) == 2)
-    #expect(await once.garbageCollect(minSyncedVersionVector: maxVectorOfDetached()) == 10)
+    #expect(await once.garbageCollect(minSyncedVersionVector: maxVectorOfDetached()) == typed + 3)
     for doc in [once, twice] {
       #expect(await text(doc) == "H")
       #expect(await doc.checkInvariants() == nil)
@@ -341,7 +349,7 @@ struct PurgeNotesTests {
     #expect(try await notes(twice) == kept)
   }
 
-  @Test("a piece keeps at most eight notes, the nearest, whatever was purged next to it")
+  @Test("a piece keeps at most sixteen notes, the nearest, whatever was purged next to it")
   func notesStayBounded() async throws {
     let doc = Document(key: "notes")
     try await doc.update { root, _ in _ = root.setNewText("t") }

@@ -59,7 +59,10 @@ extension CRDTText {
   /// most ``capacity``, the farthest dropped first. The nearest is stored inline, so a piece
   /// next to one purged run (most of them) costs no allocation.
   struct PurgeNotes {
-    static let capacity = 8
+    /// Sixteen: with eight, three seeds of 1,200 (`CRDT_LONG_TESTS=300 swift test --filter
+    /// threeReplicas`) dropped runs a restore needed, and replicas disagreed (DocC
+    /// *Convergence*). Only pieces with that many purged runs next to them pay for it.
+    static let capacity = 16
     /// The run just left of the piece.
     private(set) var nearest: PurgedRun
     /// The runs left of `nearest`, farthest first.
