@@ -68,7 +68,6 @@ package final class UpdateContext {
     self.describes = describing
     self.recordsHistory = recordsHistory
     self.replaysHistory = replaysHistory
-    root.ownChangeVector = nextID.versionVector
   }
 
   /// The next ticket of this change.
@@ -84,6 +83,13 @@ package final class UpdateContext {
     assert(target.createdAt == operation.parentCreatedAt, "a local operation targets the element its proxy holds")
     let savepoint = journal.savepoint(root)
     var before = recordsHistory ? operation.captureBeforeExecution(target: target) : nil
+    switch operation {
+    case .treeEdit, .treeStyle:
+      // Set here rather than once per update: typing pays no vector copy.
+      root.ownChangeVector = nextID.versionVector
+    default:
+      break
+    }
     let result: [OperationInfo]
     var traced: HistoryCapture? = nil
     do {
