@@ -151,7 +151,9 @@ extension CRDTText {
       let own = purgeNotes.isEmpty ? nil : purgeNotes.removeValue(forKey: handle)
       if holder != closed {
         if let index = purgeNotes.index(forKey: holder) {
-          if !purgeNotes.values[index].prepend(run) || own.map({ purgeNotes.values[index].prepend($0) }) == false { closed = holder }
+          var kept = purgeNotes.values[index].prepend(run)
+          if kept, let own { kept = purgeNotes.values[index].prepend(own) }
+          if !kept { closed = holder }
         } else {
           var notes = PurgeNotes(run)
           if let own, !notes.prepend(own) { closed = holder }
