@@ -16,11 +16,13 @@ struct SeededRandom: RandomNumberGenerator {
   }
 
   /// The seeds a randomized test runs: `CRDT_SEED` alone when set, else `count` fixed seeds
-  /// (multiplied by `CRDT_LONG_TESTS` when that is set to a number).
+  /// (multiplied by `CRDT_LONG_TESTS` when that is set to a number), after skipping the first
+  /// `CRDT_SEED_SKIP` of the sequence (a long run past the seeds an earlier one covered).
   static func seeds(_ count: Int, base: UInt64 = 1) -> [UInt64] {
     let environment = ProcessInfo.processInfo.environment
     if let text = environment["CRDT_SEED"], let seed = UInt64(text) { return [seed] }
     let factor = environment["CRDT_LONG_TESTS"].flatMap(Int.init) ?? 1
-    return (0..<UInt64(count * max(factor, 1))).map { base &+ $0 &* 7919 }
+    let skip = environment["CRDT_SEED_SKIP"].flatMap(UInt64.init) ?? 0
+    return (skip..<skip + UInt64(count * max(factor, 1))).map { base &+ $0 &* 7919 }
   }
 }
