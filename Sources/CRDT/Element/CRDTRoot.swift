@@ -87,6 +87,11 @@ package final class CRDTRoot {
   @exclusivity(unchecked) private var garbageTexts: [ObjectIdentifier: CRDTText] = [:]
   /// The text noted last while it is in `garbageTexts` (deletions come in runs on one text).
   @exclusivity(unchecked) private var lastGarbageText: ObjectIdentifier?
+  /// Texts that may hold explicit liveness steps (`CRDTText+Liveness.swift`): a restore ran on
+  /// them, or they arrived with some. Each GC pass compacts their steps, and those of the texts
+  /// in `garbageTexts` (two concurrent removals make a list, on a piece then removed); a text
+  /// leaves the set when it has none. Not journaled: an extra member only costs a look.
+  private var textsWithSteps: [ObjectIdentifier: CRDTText] = [:]
   /// Trees whose ordering log may hold operations (`CRDTTree+Ordering.swift`): each GC pass
   /// lets them forget the operations every replica has seen, and a tree leaves the set when its
   /// log is empty. Not journaled: an extra member only costs a look.
@@ -157,6 +162,7 @@ package final class CRDTRoot {
       }
     }
     for text in texts {
+      if !text.livenessSteps.isEmpty { noteLivenessSteps(of: text) }
       var handle = text.nodes[Int(CRDTText.head)].next
       while handle >= 0 {
         let node = text.nodes[Int(handle)]
@@ -258,7 +264,10 @@ package final class CRDTRoot {
   package func reattach(_ element: CRDTElement, parent: CRDTElement) {
     func visit(_ element: CRDTElement, parent: CRDTElement) {
       if element.kind.isRegistered { registry[element.createdAt] = Entry(element: element, parent: parent) }
-      if case .text(let text) = element.kind, CRDTRoot.removedPieceCount(text) > 0 { noteTextGarbage(text) }
+      if case .text(let text) = element.kind {
+        if CRDTRoot.removedPieceCount(text) > 0 { noteTextGarbage(text) }
+        if !text.livenessSteps.isEmpty { noteLivenessSteps(of: text) }
+      }
       if element.isRemoved {
         removed.append(Entry(element: element, parent: parent))
         if element.kind.holdsContent { removedHolders += 1 }
@@ -291,6 +300,7 @@ package final class CRDTRoot {
           record(GCPair(parent: array, child: .arrayPosition(node.id), removedAt: node.removedAt ?? .initial, handle: handle))
         }
       case .text(let text):
+        if !text.livenessSteps.isEmpty { noteLivenessSteps(of: text) }
         var handle = text.nodes[Int(CRDTText.head)].next
         while handle >= 0 {
           let node = text.nodes[Int(handle)]
@@ -339,10 +349,16 @@ package final class CRDTRoot {
     lastGarbageText = key
   }
 
-  /// Stops tracking `text`'s removed pieces: the text left the document.
+  /// Notes that `text` may hold explicit liveness steps (a restore ran on it).
+  package func noteLivenessSteps(of text: CRDTText) {
+    if textsWithSteps[ObjectIdentifier(text)] == nil { textsWithSteps[ObjectIdentifier(text)] = text }
+  }
+
+  /// Stops tracking `text`'s removed pieces and liveness steps: the text left the document.
   private func forgetTextGarbage(_ text: CRDTText) {
     let key = ObjectIdentifier(text)
     garbageTexts[key] = nil
+    textsWithSteps[key] = nil
     if key == lastGarbageText { lastGarbageText = nil }
   }
 
@@ -551,7 +567,19 @@ package final class CRDTRoot {
         if key == lastGarbageText { lastGarbageText = nil }
       }
     }
+    compactLivenessSteps(minSyncedVersionVector)
     return count
+  }
+
+  /// Compacts the liveness steps of every text that may hold some (after the purges, which
+  /// take the steps of the pieces they purge along).
+  private func compactLivenessSteps(_ minimum: VersionVector) {
+    guard !textsWithSteps.isEmpty || !garbageTexts.isEmpty else { return }
+    var texts = textsWithSteps
+    for (key, text) in garbageTexts { texts[key] = text }
+    for (key, text) in texts {
+      textsWithSteps[key] = text.compactLivenessSteps(minimum) ? text : nil
+    }
   }
 
   /// Deletes `element` from its container.

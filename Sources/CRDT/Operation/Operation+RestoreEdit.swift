@@ -25,6 +25,7 @@ extension Operation {
     }
     let (restoring, removing) = restoreMode == .retombstone ? (retombstoneSpans, restoreSpans) : (restoreSpans, retombstoneSpans)
     try CRDTText.validate(restoring: restoring, removing: removing)
+    root.noteLivenessSteps(of: text)
     let tally = text.sizeTally
     defer { root.charge(text.sizeTally - tally, in: text, journal: journal) }
     var changes: [(from: Int, to: Int, value: String)] = []

@@ -175,6 +175,42 @@ extension CRDTText {
     livenessSteps[handle] = steps
   }
 
+  /// Forgets the steps every replica has seen (`minimum` covers them, and the zero ticket of a
+  /// recreation), but the latest of them, so that undoing and redoing the same deletion again
+  /// and again does not grow the lists without bound. Returns whether explicit steps remain.
+  ///
+  /// Every later operation's author has seen the forgotten steps (garbage collection's
+  /// minimum), so where rules 1, 3 and 4 look for the latest step, or the latest revival, it
+  /// saw, the latest of them stands for all. A list left with one removal and nothing unseen
+  /// becomes implicit: the removal slot holds that removal (L2). One left with a revival stays
+  /// a list: a restore adds a step to a live piece only when it has one, which a replica that
+  /// had not compacted would do. Not journaled: garbage collection is never rolled back.
+  package func compactLivenessSteps(_ minimum: VersionVector) -> Bool {
+    guard !livenessSteps.isEmpty else { return false }
+    var compacted: [(handle: Int32, steps: [LivenessStep]?)] = []
+    for (handle, steps) in livenessSteps where steps.count > 1 {
+      var latestSeen: LivenessStep?
+      var unseen: [LivenessStep] = []
+      for step in steps {
+        guard step.at == CRDTText.purgedRemoval || minimum.covers(unpack(step.at)) else {
+          unseen.append(step)
+          continue
+        }
+        if let current = latestSeen, !isAfter(step.at, current.at) { continue }
+        latestSeen = step
+      }
+      guard let latestSeen else { continue }
+      if unseen.isEmpty && !latestSeen.revives {
+        compacted.append((handle, nil))
+      } else if unseen.count + 1 < steps.count {
+        // The kept step goes first, as it was: the steps of a recreation keep their order.
+        compacted.append((handle, [latestSeen] + unseen))
+      }
+    }
+    for (handle, steps) in compacted { livenessSteps[handle] = steps }
+    return !livenessSteps.isEmpty
+  }
+
   /// Checks invariants L1–L2.
   func checkLivenessInvariants(linked: Set<Int32>) -> String? {
     for (handle, steps) in livenessSteps {
