@@ -95,6 +95,31 @@ struct HistoryTests {
     }
   }
 
+  @Test("an update that adds to an array, replaces the array, then sets the added element in it undoes to the array before it")
+  func arraySetInReplacedArray() async throws {
+    // Fuzz seed 14278501. The Set's reverse brings the array back as it was when replaced
+    // (holding 1.5); the ArraySet's reverse is skipped (its array was removed then), and the
+    // Add's reverse named the element by the ArraySet's alias, which that copy does not hold:
+    // 1.5 stayed.
+    let doc = Document(key: "h")
+    try await doc.update { root, _ in _ = root.setNewArray("l") }
+    await doc.clearHistory()
+    try await doc.update { root, _ in
+      let list = try #require(root.array("l"))
+      try list.append(1.5)
+      _ = root.setNewCounter("l", .int(0))
+      try list.set(.null, at: 0)
+    }
+    await expectSorted(doc, #"{"l":0}"#)
+    try await doc.undo()
+    await expectSorted(doc, #"{"l":[]}"#)
+    #expect(await doc.checkInvariants() == nil)
+    try await doc.redo()
+    await expectSorted(doc, #"{"l":0}"#)
+    try await doc.undo()
+    await expectSorted(doc, #"{"l":[]}"#)
+  }
+
   @Test("text edits and styles are undone by identity and redone")
   func textKinds() async throws {
     let doc = Document(key: "h")

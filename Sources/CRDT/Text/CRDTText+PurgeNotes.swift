@@ -209,6 +209,17 @@ extension CRDTText {
     return nil
   }
 
+  /// Where the purged piece holding `offset` of insertion `createdAt` ended, by a note found
+  /// past `stop` (the insertion's next surviving piece), nil when none is: when the notes do
+  /// not place these characters (their run was noted apart from the one `stop` came back
+  /// from), they still come back as the pieces they were purged as, as a replica that kept the
+  /// tombstones revives them (fuzz seed 12282913).
+  func notedPieceEnd(of createdAt: TimeTicket, at offset: Int32, after stop: Int32, limit: Int = 256) -> Int32? {
+    guard !purgeNotes.isEmpty, stop >= 0, let packed = packIfKnown(createdAt),
+      let (notes, index) = notesAhead(of: stop, holding: offset, of: packed, limit: limit) else { return nil }
+    return notes[index].pieceEnd(after: offset)
+  }
+
   /// The notes of the first piece right of `piece` (or of the end) holding `offset` of insertion
   /// `packed`, and the run's position in them, looking at most `limit` pieces ahead.
   private func notesAhead(of piece: Int32, holding offset: Int32, of packed: PackedTicket, limit: Int) -> (PurgeNotes, Int)? {

@@ -131,9 +131,10 @@ extension CRDTText {
           var gapEnd = Swift.min(pieceStart, span.end)
           if units == nil { units = Array(span.content.utf16) }
           let anchor: Int32
+          let stop = purgeNotes.isEmpty ? -1 : nextPiece(of: span.createdAt, from: cursor)
           if !purgeNotes.isEmpty, let noted = notedPlace(of: span.createdAt, at: cursor,
                                     after: scanStart(span.createdAt, gapStart: cursor, fallback: fallback, chainAnchor: chainAnchor),
-                                    until: nextPiece(of: span.createdAt, from: cursor)) {
+                                    until: stop) {
             // Where a purge noted these characters were (CRDTText+PurgeNotes.swift); those past
             // the noted run sat elsewhere and are placed next.
             anchor = noted.anchor
@@ -141,6 +142,7 @@ extension CRDTText {
           } else {
             anchor = restoreAnchor(span.createdAt, gapStart: cursor, gapEnd: gapEnd, executedAt: executedAt,
                                    fallback: fallback, chainAnchor: chainAnchor, journal: journal)
+            if let end = notedPieceEnd(of: span.createdAt, at: cursor, after: stop) { gapEnd = Swift.min(gapEnd, end) }
           }
           let handle = recreate(span, units: units!, from: cursor, to: gapEnd, after: anchor, executedAt: executedAt, journal: journal)
           noteRecreated(handle, at: executedAt, journal: journal)
