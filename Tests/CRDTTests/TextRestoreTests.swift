@@ -334,15 +334,40 @@ struct TextRestoreTests {
     #expect(await feed.doc.checkInvariants() == nil)
   }
 
-  @Test("a span covering a live piece and a removed one revives only the removed part")
+  @Test("a span covering a live piece and a removed one revives the removed part and marks the live one revived, cut to the span")
   func spanOverLiveAndRemoved() async throws {
+    // The live "34" gets the revival as a step, cut at the span's start as where it was
+    // removed (the restored-copy case of fuzz seed 11649393; Yorkie leaves a live piece
+    // unsplit, and shows the same text).
     let seed = ticket(2)
     let feed = try await seeded(seed)
     try await deleteRange(feed, 5, 8, at: ticket(3))
     try await feed.apply(authorA, 4, [restore([RestoreSpan(createdAt: seed, start: 3, end: 7, content: "3456")], at: ticket(4))])
     #expect(await feed.text == "012345689")
-    #expect(await feed.doc.toJSON() == #"{"t":[{"val":"01234"},{"val":"56"},{"val":"89"}]}"#)
+    #expect(await feed.doc.toJSON() == #"{"t":[{"val":"012"},{"val":"34"},{"val":"56"},{"val":"89"}]}"#)
     #expect(await feed.doc.garbageLength == 1)
+  }
+
+  @Test("a restore of live characters and a concurrent older deletion of them leave them live in either order",
+        arguments: [false, true])
+  func restoreOfLiveMeetsOlderDeletion(deletionFirst: Bool) async throws {
+    // Fuzz seed 11649393: the deletion the undo reverses never took effect here (skipped in a
+    // copy an undo brought back), so "34" is live, never removed. B's restore (ticket 5 of B)
+    // and A's deletion (ticket 5 of A, older; A had not seen the restore) meet. Where the
+    // deletion came first, the restore revives "34" (its step is the latest); where the
+    // restore came first, it must leave a step too, or the deletion removes "34" there alone.
+    let seed = ticket(2)
+    let feed = try await seeded(seed)
+    let range = try await feed.range(3, 5)
+    let deletion = feed.change(authorA, 5, vector: VersionVector([authorA: 4]), [edit(range, "", at: ticket(5))])
+    let restoring = feed.change(authorB, 5, vector: VersionVector([authorA: 2, authorB: 5]),
+                                [restore([RestoreSpan(createdAt: seed, start: 3, end: 5, content: "34")], at: ticket(5, 1, authorB))])
+    for change in deletionFirst ? [deletion, restoring] : [restoring, deletion] {
+      try await feed.doc.applyChangePack(ChangePack(key: "", checkpoint: .initial, changes: [change]))
+      #expect(await feed.doc.checkInvariants() == nil)
+    }
+    #expect(await feed.text == "0123456789")
+    #expect(await feed.doc.toJSON() == #"{"t":[{"val":"012"},{"val":"34"},{"val":"56789"}]}"#)
   }
 
   @Test("an unspecified mode with spans runs as a restore; with no spans it is a plain edit")

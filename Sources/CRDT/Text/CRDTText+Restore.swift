@@ -112,18 +112,18 @@ extension CRDTText {
             resetAttributes(target, to: span, at: executedAt, authorVector: authorVector, journal: journal, into: &attributes)
             if revive(target, at: executedAt, journal: journal) { revived.append(target) }
             chainAnchor = target
-          } else if !livenessSteps.isEmpty && livenessSteps[piece] != nil {
-            // Live through a concurrent revival: this one is a step too, on exactly the span's
-            // characters (where that revival comes after this one, it found them removed).
+          } else {
+            // Live: through a concurrent revival, or because the removal this undoes never took
+            // effect here (it was skipped inside a copy an undo brought back, or a snapshot
+            // dropped the steps). The revival is a step all the same, on exactly the span's
+            // characters, as where the piece was removed: a concurrent deletion with an older
+            // ticket then leaves it live on every replica, whichever came first (fuzz seed
+            // 11649393: here it removed the piece, where the deletion came first the revival
+            // won).
             let target = isolate(piece, from: cursor, to: overlapEnd, journal: journal)
             resetAttributes(target, to: span, at: executedAt, authorVector: authorVector, journal: journal, into: &attributes)
             _ = revive(target, at: executedAt, journal: journal)
             chainAnchor = target
-          } else {
-            // Live and never removed here (the removal this undoes is always effective, so
-            // only a snapshot that dropped the steps gets here): left alone, unsplit, as Yorkie
-            // leaves it.
-            chainAnchor = piece
           }
           cursor = overlapEnd
           if overlapEnd >= pieceEnd { pieceIndex += 1 }

@@ -198,12 +198,14 @@ struct ReplicaFuzzTests {
   /// showed (7483999), and revived text placed on the other side of a neighbour where its
   /// purge notes were dropped past eight per piece (6034822, 6224878, 8553064), characters
   /// purged as two pieces recreated as one where their note lay past the insertion's next
-  /// surviving piece (12282913), and an undo that left an element in an array it brought back
-  /// (14278501). Kept in every run.
+  /// surviving piece (12282913), an undo that left an element in an array it brought back
+  /// (14278501), and a revival of characters live there (their deletion skipped inside a
+  /// restored copy) that left no step, so an older concurrent deletion removed them on that
+  /// replica alone (11649393). Kept in every run.
   @Test("seeds that once diverged or failed converge",
         arguments: [UInt64(348_980), 206_438, 301_466, 1_584_344, 1_378_450, 974_581, 903_310, 1_338_855, 919_148, 1_077_528,
                     2_376_244, 3_920_449, 4_522_293, 3_643_284, 4_514_374, 7_483_999, 5_298_355, 6_034_822, 6_224_878,
-                    8_553_064, 12_282_913, 14_278_501])
+                    8_553_064, 12_282_913, 14_278_501, 11_649_393])
   func formerDivergences(seed: UInt64) async throws {
     print("fuzz seed \(seed) (three replicas, a former divergence)")
     try await run(seed: seed)
