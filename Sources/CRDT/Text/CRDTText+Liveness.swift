@@ -32,8 +32,9 @@
 // tombstone whose removal its author had not seen, which then takes the newer ticket).
 //
 // Storage: a piece's steps are implicit while it is live and never removed ([]) or removed
-// once ([its removal slot's ticket]); only a piece revived, or removed by two effective
-// removals, gets an explicit list in `livenessSteps`, a side table keyed by handle (a live
+// once ([its removal slot's ticket]), and once garbage collection compacted away the steps every
+// replica has seen (``compactLivenessSteps(_:)``); only a piece revived, or removed by two
+// effective removals, gets an explicit list in `livenessSteps`, a side table keyed by handle (a live
 // piece without one pays nothing). The removal slot always holds the latest effective
 // removal's ticket while the piece is not live. Both parts of a split keep the list; it goes
 // with the piece when unlinked. A piece recreated after garbage collection purged it gets
@@ -181,14 +182,15 @@ extension CRDTText {
   ///
   /// Every later operation's author has seen the forgotten steps (garbage collection's
   /// minimum), so where rules 1, 3 and 4 look for the latest step, or the latest revival, it
-  /// saw, the latest of them stands for all. A list left with one removal and nothing unseen
-  /// becomes implicit: the removal slot holds that removal (L2). One left with a revival stays
-  /// a list: a restore adds a step to a live piece only when it has one, which a replica that
-  /// had not compacted would do. Not journaled: garbage collection is never rolled back.
+  /// saw, the latest of them stands for all. A list left with nothing unseen becomes implicit:
+  /// with a removal, the removal slot holds it (L2); with a revival, the piece is live, and
+  /// every later step treats a live piece alike with or without a list (a restore records its
+  /// revival on a live piece either way, `CRDTText+Restore.swift`). Not journaled: garbage
+  /// collection is never rolled back.
   package func compactLivenessSteps(_ minimum: VersionVector) -> Bool {
     guard !livenessSteps.isEmpty else { return false }
     var compacted: [(handle: Int32, steps: [LivenessStep]?)] = []
-    for (handle, steps) in livenessSteps where steps.count > 1 {
+    for (handle, steps) in livenessSteps {
       var latestSeen: LivenessStep?
       var unseen: [LivenessStep] = []
       for step in steps {
@@ -200,7 +202,7 @@ extension CRDTText {
         latestSeen = step
       }
       guard let latestSeen else { continue }
-      if unseen.isEmpty && !latestSeen.revives {
+      if unseen.isEmpty {
         compacted.append((handle, nil))
       } else if unseen.count + 1 < steps.count {
         // The kept step goes first, as it was: the steps of a recreation keep their order.

@@ -115,7 +115,8 @@ extension CRDTText {
           } else {
             // Live: through a concurrent revival, or because the removal this undoes never took
             // effect here (it was skipped inside a copy an undo brought back, or a snapshot
-            // dropped the steps). The revival is a step all the same, on exactly the span's
+            // dropped the steps), with or without a list (garbage collection compacts steps
+            // every replica has seen away). The revival is a step all the same, on exactly the span's
             // characters, as where the piece was removed: a concurrent deletion with an older
             // ticket then leaves it live on every replica, whichever came first (fuzz seed
             // 11649393: here it removed the piece, where the deletion came first the revival
