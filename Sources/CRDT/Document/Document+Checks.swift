@@ -40,13 +40,19 @@ extension Document {
   /// pieces, attributes and array positions), outside the texts.
   package var gcMemoryFootprint: Int { root.gcPairMemoryFootprint }
 
-  /// A dump of the pieces of the text at `path` (debugging aid for tests).
-  package func debugPieces(_ path: String) -> String {
+  /// The element at `path` (`$.a.b`: object keys only), for the debug views below.
+  private func debugElement(_ path: String) -> CRDTElement? {
     var current: CRDTElement = root.object
     for part in path.split(separator: ".").dropFirst() {
-      guard case .object(let object) = current.kind, let child = object.get(String(part)) else { return "?" }
+      guard case .object(let object) = current.kind, let child = object.get(String(part)) else { return nil }
       current = child
     }
+    return current
+  }
+
+  /// A dump of the pieces of the text at `path` (debugging aid for tests).
+  package func debugPieces(_ path: String) -> String {
+    guard let current = debugElement(path) else { return "?" }
     guard case .text(let text) = current.kind else { return "not a text" }
     return Document.dump(text, withSteps: false)
   }
@@ -77,11 +83,7 @@ extension Document {
   /// The number of operations in the ordering log of the tree at `path` (see
   /// `CRDTTree+Ordering.swift`), nil when no tree is there (for tests).
   package func debugTreeOrderLogCount(_ path: String) -> Int? {
-    var current: CRDTElement = root.object
-    for part in path.split(separator: ".").dropFirst() {
-      guard case .object(let object) = current.kind, let child = object.get(String(part)) else { return nil }
-      current = child
-    }
+    guard let current = debugElement(path) else { return nil }
     guard case .tree(let tree) = current.kind else { return nil }
     return tree.orderLog.count
   }
@@ -89,11 +91,7 @@ extension Document {
   /// A dump of every node of the tree at `path`, tombstones too, one per line with its
   /// identity, removal and merge marks, indented by depth (debugging aid for tests).
   package func debugTreeNodes(_ path: String) -> String {
-    var current: CRDTElement = root.object
-    for part in path.split(separator: ".").dropFirst() {
-      guard case .object(let object) = current.kind, let child = object.get(String(part)) else { return "?" }
-      current = child
-    }
+    guard let current = debugElement(path) else { return "?" }
     guard case .tree(let tree) = current.kind else { return "not a tree" }
     var lines: [String] = []
     func visit(_ node: CRDTTreeNode, depth: Int) {
@@ -113,11 +111,7 @@ extension Document {
 
   /// A dump of the positions of the array at `path` (debugging aid for tests).
   package func debugPositions(_ path: String) -> String {
-    var current: CRDTElement = root.object
-    for part in path.split(separator: ".").dropFirst() {
-      guard case .object(let object) = current.kind, let child = object.get(String(part)) else { return "?" }
-      current = child
-    }
+    guard let current = debugElement(path) else { return "?" }
     guard case .array(let array) = current.kind else { return "not an array" }
     return array.allNodes.map { node in
       let element = node.element.map { "\($0.createdAt)\($0.isRemoved ? "x" : "")" } ?? "-"
