@@ -148,18 +148,14 @@ extension Document {
         // A closure that reads the history, not `history.resolve`: the method as a value
         // captured a copy of the whole history (its stacks and aliases retained and released)
         // per reverse operation.
-        var aliased = false
-        let operation = template.restamped(context.issueTicket) { createdAt in
-          let resolved = history.resolve(createdAt)
-          if resolved != createdAt { aliased = true }
-          return resolved
-        }
+        let operation = template.restamped(context.issueTicket) { history.resolve($0) }
         var pushed = context.pushReverse(operation)
-        if pushed == nil && aliased {
-          // The alias names what a later operation of the step put in the element's place (an
+        if pushed == nil && history.hasAliases {
+          // An alias may name what a later operation of the step put in the element's place (an
           // ArraySet), in a container this undo brought back as it was before that operation
           // (the ArraySet's own reverse was skipped, its array removed then): the identity the
-          // operation was recorded with is the one there (fuzz seed 14278501).
+          // operation was recorded with is the one there (fuzz seed 14278501). Where no alias
+          // applied, this is the same operation, skipped again.
           pushed = context.pushReverse(template.restamped(context.issueTicket) { $0 })
         }
         guard let executed = pushed else { continue }

@@ -506,6 +506,9 @@ package struct History: Sendable {
   }
 
   /// The ticket an element created at `ticket` lives on as.
+  /// Whether any identity is aliased (``resolve(_:)`` may then change one).
+  package var hasAliases: Bool { !aliases.isEmpty }
+
   package func resolve(_ ticket: TimeTicket) -> TimeTicket {
     History.resolve(ticket, in: aliases)
   }

@@ -92,6 +92,9 @@ package final class CRDTRoot {
   /// in `garbageTexts` (two concurrent removals make a list, on a piece then removed); a text
   /// leaves the set when it has none. Not journaled: an extra member only costs a look.
   private var textsWithSteps: [ObjectIdentifier: CRDTText] = [:]
+  /// The text noted last while it is in `textsWithSteps` (undos and redos come in runs on one
+  /// text: `undo_redo` paid a probe per redo without it).
+  private var lastStepsText: ObjectIdentifier?
   /// Trees whose ordering log may hold operations (`CRDTTree+Ordering.swift`): each GC pass
   /// lets them forget the operations every replica has seen, and a tree leaves the set when its
   /// log is empty. Not journaled: an extra member only costs a look.
@@ -351,7 +354,10 @@ package final class CRDTRoot {
 
   /// Notes that `text` may hold explicit liveness steps (a restore ran on it).
   package func noteLivenessSteps(of text: CRDTText) {
-    if textsWithSteps[ObjectIdentifier(text)] == nil { textsWithSteps[ObjectIdentifier(text)] = text }
+    let key = ObjectIdentifier(text)
+    if key == lastStepsText { return }
+    if textsWithSteps[key] == nil { textsWithSteps[key] = text }
+    lastStepsText = key
   }
 
   /// Stops tracking `text`'s removed pieces and liveness steps: the text left the document.
@@ -360,6 +366,7 @@ package final class CRDTRoot {
     garbageTexts[key] = nil
     textsWithSteps[key] = nil
     if key == lastGarbageText { lastGarbageText = nil }
+    if key == lastStepsText { lastStepsText = nil }
   }
 
   /// The removed pieces of `text`, in text order.
@@ -580,6 +587,7 @@ package final class CRDTRoot {
     for (key, text) in texts {
       textsWithSteps[key] = text.compactLivenessSteps(minimum) ? text : nil
     }
+    if let last = lastStepsText, textsWithSteps[last] == nil { lastStepsText = nil }
   }
 
   /// Deletes `element` from its container.

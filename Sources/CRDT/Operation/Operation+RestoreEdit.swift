@@ -25,7 +25,8 @@ extension Operation {
     }
     let (restoring, removing) = restoreMode == .retombstone ? (retombstoneSpans, restoreSpans) : (restoreSpans, retombstoneSpans)
     try CRDTText.validate(restoring: restoring, removing: removing)
-    root.noteLivenessSteps(of: text)
+    // Garbage collection compacts the steps a restore leaves (an undo of typing leaves none).
+    defer { if !text.livenessSteps.isEmpty { root.noteLivenessSteps(of: text) } }
     let tally = text.sizeTally
     defer { root.charge(text.sizeTally - tally, in: text, journal: journal) }
     var changes: [(from: Int, to: Int, value: String)] = []
