@@ -581,11 +581,11 @@ package final class CRDTRoot {
   /// Compacts the liveness steps of every text that may hold some (after the purges, which
   /// take the steps of the pieces they purge along).
   private func compactLivenessSteps(_ minimum: VersionVector) {
-    guard !textsWithSteps.isEmpty || !garbageTexts.isEmpty else { return }
-    var texts = textsWithSteps
-    for (key, text) in garbageTexts { texts[key] = text }
-    for (key, text) in texts {
-      textsWithSteps[key] = text.compactLivenessSteps(minimum) ? text : nil
+    // The two sets walked apart (a sync's collection copied no merged set): the noted texts,
+    // then the garbage texts not among them, which join when they keep steps.
+    for (key, text) in textsWithSteps where !text.compactLivenessSteps(minimum) { textsWithSteps[key] = nil }
+    for (key, text) in garbageTexts where textsWithSteps[key] == nil && text.compactLivenessSteps(minimum) {
+      textsWithSteps[key] = text
     }
     if let last = lastStepsText, textsWithSteps[last] == nil { lastStepsText = nil }
   }
