@@ -99,7 +99,7 @@ extension Document {
     // or a redo runs only with a step, which only a recording history holds.
     guard context.recordsHistory else { return nil }
     if kind == .update && !context.hasHistoryRecording {
-      return history.recordUpdate(operations: change.operations)
+      return history.recordUpdate(operations: change.operations, plainRemoval: context.takePlainRemoval())
     }
     var recording = HistoryRecording()
     context.takeHistoryRecording(into: &recording)

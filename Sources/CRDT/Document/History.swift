@@ -149,6 +149,10 @@ package struct HistoryStep: Sendable {
   package var presence: [String: JSONValue?]?
   /// Whether a capture holds removed characters not read yet (``HistoryCapture/RemovedRun``).
   package private(set) var holdsUnreadRemovals: Bool
+  /// The capture of a keystroke's deletion (its only operation's), held flat while the step
+  /// sits on the undo stack; nil for any other step. ``captures`` is empty while it is set, and
+  /// a step is expanded (``expandPlainRemoval()``) before anything reads its captures.
+  private var plainRemoval: PlainRemovedRun?
 
   /// An empty step (what a slot of the undo ring holds when no step is in it).
   package init() {
@@ -156,6 +160,42 @@ package struct HistoryStep: Sendable {
     captures = CaptureList()
     presence = nil
     holdsUnreadRemovals = false
+    plainRemoval = nil
+  }
+
+  /// The removed run of a keystroke's deletion: one piece, without attributes, as
+  /// ``Operation/removedText(in:since:)`` captures it, in plain values. Recording it writes
+  /// these words into the step's slot; a ``HistoryCapture`` (an enum whose payloads hold
+  /// strings and arrays) was built, moved through the update's recording and destroyed a step
+  /// later for each of them: a third of what the history cost the automerge-paper typing
+  /// (Benchmarks/history.md, seventh round).
+  package struct PlainRemovedRun: Sendable, Equatable {
+    var createdAt: TimeTicket
+    var start: Int32
+    var end: Int32
+    var piece: Int32
+
+    /// The run of piece `piece` of `text`, which a local edit just removed; nil when the piece
+    /// has attributes (its capture carries them: the general path).
+    @inline(__always) package init?(piece: Int32, in text: CRDTText) {
+      let stored = text.arena[Int(piece)]
+      guard stored.attributes < 0 else { return nil }
+      createdAt = text.unpack(stored.createdAt)
+      start = stored.offset
+      end = stored.offset + stored.length
+      self.piece = piece
+    }
+
+    /// The run as a capture holds it.
+    package var capture: HistoryCapture {
+      .removedRun(HistoryCapture.RemovedRun(createdAt: createdAt, start: start, end: end, piece: piece, attributes: nil))
+    }
+  }
+
+  /// Moves ``plainRemoval`` into ``captures`` (the capture of operation 0).
+  @inline(__always) mutating func expandPlainRemoval() {
+    guard let run = plainRemoval.take() else { return }
+    captures.append(IndexedCapture(index: 0, capture: run.capture))
   }
 
   /// Makes this step (a slot of the undo ring) the step of `operations` and `recording`,
@@ -165,14 +205,17 @@ package struct HistoryStep: Sendable {
     swap(&captures, &recording.captures)
     swap(&presence, &recording.presence)
     holdsUnreadRemovals = recording.removesText
+    plainRemoval = nil
   }
 
-  /// Makes this step (a slot of the undo ring) the step of `operations` alone.
-  @inline(__always) mutating func replace(operations: OperationList) {
+  /// Makes this step (a slot of the undo ring) the step of `operations` alone, with the flat
+  /// capture of its deletion when it is a keystroke's.
+  @inline(__always) mutating func replace(operations: OperationList, plainRemoval: PlainRemovedRun?) {
     self.operations = operations
     if !captures.isEmpty { captures = CaptureList() }
     if presence != nil { presence = nil }
-    holdsUnreadRemovals = false
+    holdsUnreadRemovals = plainRemoval != nil
+    self.plainRemoval = plainRemoval
   }
 
   package var isEmpty: Bool { operations.isEmpty && presence == nil }
@@ -181,6 +224,7 @@ package struct HistoryStep: Sendable {
   /// reads a run from the text its operation edited (named by the operation's ticket).
   mutating func readRemovedContent(_ read: (TimeTicket, HistoryCapture.RemovedRun) -> String?) {
     guard holdsUnreadRemovals else { return }
+    expandPlainRemoval()
     for position in captures.indices {
       let parent = operations[captures[position].index].parentCreatedAt
       switch captures[position].capture {
@@ -401,12 +445,14 @@ package struct History: Sendable {
   }
 
   /// Records an update that executed `operations` and collected nothing else (typing an
-  /// insertion): as ``recordUpdate(operations:recording:)`` with an empty recording, without
-  /// one to move in and destroy.
-  package mutating func recordUpdate(operations: OperationList) -> HistoryState? {
+  /// insertion), or only the flat capture `plainRemoval` of its one deletion (typing a
+  /// deletion): as ``recordUpdate(operations:recording:)`` with that recording, without one to
+  /// move in and destroy.
+  package mutating func recordUpdate(operations: OperationList, plainRemoval: HistoryStep.PlainRemovedRun? = nil) -> HistoryState? {
     if !operations.isEmpty {
       if !redoStack.isEmpty { redoStack.removeAll(keepingCapacity: true) }
-      undoRing[nextUndoSlot()].replace(operations: operations)
+      if plainRemoval != nil { holdsUnreadRemovals = true }
+      undoRing[nextUndoSlot()].replace(operations: operations, plainRemoval: plainRemoval)
       if aliases.count > aliasLimit { pruneAliases() }
     }
     forgetAliasesIfEmpty()
@@ -443,6 +489,7 @@ package struct History: Sendable {
     if slot >= History.maxDepth { slot -= History.maxDepth }
     var taken = HistoryStep()
     swap(&taken, &undoRing[slot])
+    taken.expandPlainRemoval()
     return taken
   }
 
@@ -453,6 +500,7 @@ package struct History: Sendable {
     if aliases.count > aliasLimit { pruneAliases() }
   }
 
+  /// The top redo step (the steps an undo pushes are never held flat: nothing to expand).
   package mutating func popRedo() -> HistoryStep? { redoStack.popLast() }
 
   /// Reads the characters of every removed run a kept step holds but has not read, while the

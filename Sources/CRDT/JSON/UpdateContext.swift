@@ -31,6 +31,10 @@ package final class UpdateContext {
   /// AddressSanitizer. Measured: `history_interleaved` (Benchmarks/history.md).
   @exclusivity(unchecked) private var historyRecording = HistoryRecording()
   #endif
+  /// The capture of the update's first operation when it is a keystroke's deletion, held flat
+  /// (``HistoryStep/PlainRemovedRun``): moved into ``historyRecording`` ahead of any later
+  /// capture (``appendCapture(_:)``), or recorded as it is when the update ends there.
+  @exclusivity(unchecked) private var plainRemoval: HistoryStep.PlainRemovedRun?
   /// The presence keys set with `addToHistory`, with the values they had before the update.
   package var reversePresence: [String: JSONValue?]? {
     get { historyRecording.presence }
@@ -107,7 +111,7 @@ package final class UpdateContext {
     if describes { infos.append(contentsOf: result) }
     if recordsHistory {
       if let capture = before.take() ?? traced.take() ?? operation.captureAfterExecution(journal: journal, since: savepoint, target: target) {
-        historyRecording.append(HistoryStep.IndexedCapture(index: operationCount, capture: capture))
+        appendCapture(HistoryStep.IndexedCapture(index: operationCount, capture: capture))
         if case .arraySet(_, let createdAt, let value, _) = operation {
           historyRecording.replacedElements.append(HistoryRecording.ReplacedElement(old: createdAt, new: value.createdAt))
         }
@@ -162,7 +166,7 @@ package final class UpdateContext {
     // straight into the list (a capture held aside was copied into it through its outlined
     // copy and then destroyed, per Set: Benchmarks/history.md), and taken back if the Set fails.
     if recordsHistory {
-      historyRecording.append(HistoryStep.IndexedCapture(index: operationCount, capture: .replaced(object.get(key))))
+      appendCapture(HistoryStep.IndexedCapture(index: operationCount, capture: .replaced(object.get(key))))
     }
     let result: [OperationInfo]
     do {
@@ -201,7 +205,7 @@ package final class UpdateContext {
                                           content: String, attributes: [String: String]?) throws(YorkieError) {
     let ticket = issueTicket()
     let savepoint = journal.savepoint(root)
-    let result: [OperationInfo]
+    let result: Operation.AppliedEdit
     do {
       result = try Operation.applyEdit(text, from: from, to: to, content: content, attributes: attributes, executedAt: ticket,
                                        knownRange: range, root: root, journal: journal, mode: mode)
@@ -209,9 +213,19 @@ package final class UpdateContext {
       journal.rollBack(to: savepoint, root)
       throw error
     }
-    if describes { infos.append(contentsOf: result) }
-    if recordsHistory, from != to, let removed = Operation.removedText(in: journal, since: savepoint) {
-      historyRecording.append(HistoryStep.IndexedCapture(index: operationCount, capture: removed))
+    if describes { infos.append(contentsOf: result.infos) }
+    if recordsHistory, from != to {
+      if operationCount == 0, let piece = result.soleRemovedPiece, let run = HistoryStep.PlainRemovedRun(piece: piece, in: text) {
+        #if CRDT_INTERNAL_CHECKS
+        let general = Operation.removedText(in: journal, since: savepoint)
+        guard case .removedRun(let expected)? = general, case .removedRun(let flat) = run.capture, expected == flat else {
+          preconditionFailure("the flat capture \(run) of a keystroke's deletion differs from the journal's: \(String(describing: general))")
+        }
+        #endif
+        plainRemoval = run
+      } else if let removed = Operation.removedText(in: journal, since: savepoint) {
+        appendCapture(HistoryStep.IndexedCapture(index: operationCount, capture: removed))
+      }
     }
     noteEdited(text)
     if operationCount == 0 {
@@ -262,13 +276,26 @@ package final class UpdateContext {
     if operationCount == 1 { operations.append(firstOperation) }
   }
 
-  /// Whether the update collected anything for its undo step besides its operations (typing
-  /// an insertion collects nothing: its step is recorded without taking a recording).
+  /// Appends the capture of the operation being recorded, after the flat capture of the
+  /// update's first operation when it is held apart (captures stay in operation order).
+  @inline(__always) private func appendCapture(_ indexed: consuming HistoryStep.IndexedCapture) {
+    if let run = plainRemoval.take() { historyRecording.append(HistoryStep.IndexedCapture(index: 0, capture: run.capture)) }
+    historyRecording.append(indexed)
+  }
+
+  /// Whether the update collected anything for its undo step besides its operations and the
+  /// flat capture of a keystroke's deletion (typing collects nothing else: its step is
+  /// recorded without taking a recording, see ``takePlainRemoval()``).
   package var hasHistoryRecording: Bool { !historyRecording.isEmpty }
 
+  /// The flat capture of the update's one deletion, moved out (see ``hasHistoryRecording``).
+  package func takePlainRemoval() -> HistoryStep.PlainRemovedRun? { plainRemoval.take() }
+
   /// Swaps what the update collected for its undo step with `recording` (empty): moved out in
-  /// one access, no copy of it made or destroyed.
+  /// one access, no copy of it made or destroyed. A flat capture still held apart goes in
+  /// first (no other capture followed it).
   package func takeHistoryRecording(into recording: inout HistoryRecording) {
+    if let run = plainRemoval.take() { historyRecording.append(HistoryStep.IndexedCapture(index: 0, capture: run.capture)) }
     swap(&recording, &historyRecording)
   }
 

@@ -11,6 +11,10 @@ extension CRDTText {
     package var removedCount: Int
     /// The piece inserted, if any.
     package var inserted: Int32?
+    /// The piece a local edit removed when it removed exactly one, live and never revived (no
+    /// liveness steps): what the history captures of a keystroke's deletion without reading
+    /// the journal (``HistoryStep/PlainRemovedRun``). Nil otherwise.
+    package var soleRemovedPiece: Int32? = nil
   }
 
   /// Finds the piece boundary at `position`, splitting a piece if needed, then walks past
@@ -69,6 +73,7 @@ extension CRDTText {
     let (fromLeft, fromRight) = from == to ? (toLeft, toRight) : try boundary(at: from, editedAt: editedAt, journal: journal, local: local)
     let fromIndex = knownRange?.0 ?? (wantsIndexes ? visibleIndex(before: fromRight) : 0)
     var removedCount = 0
+    var soleRemoved: Int32? = nil
     if from == to {
       // An insertion: the range is empty, nothing to remove.
     } else if versionVector == nil {
@@ -79,6 +84,7 @@ extension CRDTText {
       let end = known ? toIndex : visibleIndex(before: toRight)
       var remaining = end - start
       let packedEditedAt = pack(editedAt)
+      var plainRemoved: Int32 = -1
       // The next live piece is usually a step or two along the chain from the boundary (a
       // backspace removes the piece right after it); past a few tombstones, ask the index.
       var candidate = fromRight
@@ -111,7 +117,9 @@ extension CRDTText {
         sizeTally += pieceSize(arena[Int(handle)]) - sizeBefore
         index.setWeight(handle, 0)
         removedCount += 1
+        plainRemoved = handle
       }
+      if removedCount == 1 && plainRemoved >= 0 { soleRemoved = plainRemoved }
     } else if let versionVector {
       var handle = fromRight
       var knowledge = Knowledge(versionVector)
@@ -149,7 +157,8 @@ extension CRDTText {
       let leftStart = left < 0 ? 0 : fromIndex - Int(arena[Int(left)].length)
       nearEdit = (inserted ?? left, inserted == nil ? leftStart : fromIndex, inserted == nil ? -1 : left, leftStart, index.version)
     }
-    return EditResult(fromIndex: fromIndex, toIndex: toIndex, removedCount: removedCount, inserted: inserted)
+    return EditResult(fromIndex: fromIndex, toIndex: toIndex, removedCount: removedCount, inserted: inserted,
+                      soleRemovedPiece: soleRemoved)
   }
 
 
