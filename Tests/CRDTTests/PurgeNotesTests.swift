@@ -275,21 +275,24 @@ struct PurgeNotesTests {
     // Fuzz seed 4514374. The peer types a digit after each of the letters "b" to "j" and "QR"
     // after "k": the deletion of "ab1c2…9k" leaves nineteen runs to purge before "Q" ("ab", "1",
     // "c", "2", … "k"), and the three farthest, "ab", "1" and "c", are dropped past the capacity
-    // (sixteen). "ab" went before the insertion's next surviving piece, "lmn", after "QR", where a
+    // (then sixteen). "ab" went before the insertion's next surviving piece, "lmn", after "QR", where a
     // replica that kept it shows it after the peer's "!".
+    // (With the capacity at sixty-four, the "digits" are one character each: Greek letters.)
     let digits = CRDTText.PurgeNotes.capacity / 2 + 1
-    let letters = String("abcdefghijklmnopqrstuvwxyz".prefix(2 + digits + 3))
+    let letters = String("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPSTUVWXYZ".prefix(2 + digits + 3))
+    func mark(_ digit: Int) -> String { String(UnicodeScalar(0x3B0 + digit)!) }
+    precondition(letters.count == 2 + digits + 3, "the test needs more letters")
     let docs = try await makeReplicas(2)
     let log = ChangeLog(actors: [actor(1), actor(2)])
     try await docs[0].update { root, _ in _ = try root.setNewText("t").edit(0, 0, letters) }
     try await exchange(docs, log)
     for digit in 1...digits {
-      try await docs[1].update { root, _ in _ = try root.text("t")?.edit(2 * digit, 2 * digit, String(digit)) }
+      try await docs[1].update { root, _ in _ = try root.text("t")?.edit(2 * digit, 2 * digit, mark(digit)) }
     }
     try await docs[1].update { root, _ in _ = try root.text("t")?.edit(2 * digits + 2, 2 * digits + 2, "QR") }
     try await exchange(docs, log)
     var typed = "ab"
-    for (digit, letter) in zip(1...digits, letters.dropFirst(2)) { typed += "\(digit)\(letter)" }
+    for (digit, letter) in zip(1...digits, letters.dropFirst(2)) { typed += "\(mark(digit))\(letter)" }
     typed += "QR" + letters.suffix(3)
     #expect(await text(docs[0]) == typed)
     await docs[0].clearHistory()
@@ -310,9 +313,9 @@ struct PurgeNotesTests {
 
   @Test("a run of purged pieces leaves the same notes collected in one pass or in two, and none joins a run across a dropped one")
   func notesIndependentOfPasses() async throws {
-    // "a" and "b" are one insertion with "Z" typed between them, then fifteen characters one
+    // "a" and "b" are one insertion with "Z" typed between them, then capacity - 1 characters one
     // update each, then "H". "b" and the fifteen are deleted, then "a" and "Z". The collection
-    // runs right to left: "H" gets the fifteen and "b" (sixteen, the capacity), "Z" is dropped,
+    // runs right to left: "H" gets the typed ones and "b" (the capacity), "Z" is dropped,
     // and so is "a", which must not join "b" across "Z" (a replica that kept "Z" revives "a Z b").
     let typed = CRDTText.PurgeNotes.capacity - 1
     func build() async throws -> Document {
@@ -349,14 +352,15 @@ struct PurgeNotesTests {
     #expect(try await notes(twice) == kept)
   }
 
-  @Test("a piece keeps at most sixteen notes, the nearest, whatever was purged next to it")
+  @Test("a piece keeps at most sixty-four notes, the nearest, whatever was purged next to it")
   func notesStayBounded() async throws {
     let doc = Document(key: "notes")
     try await doc.update { root, _ in _ = root.setNewText("t") }
-    // Forty single-character insertions before a final "Z", each deleted in its own update and
-    // purged: each purge notes itself on "Z" (its notes move on as pieces are purged).
+    // More single-character insertions than the capacity, before a final "Z", each deleted in
+    // its own update and purged: each purge notes itself on "Z" (its notes move on as pieces
+    // are purged).
     try await doc.update { root, _ in _ = try root.text("t")?.edit(0, 0, "Z") }
-    for _ in 0..<40 {
+    for _ in 0..<(CRDTText.PurgeNotes.capacity + 24) {
       try await doc.update { root, _ in _ = try root.text("t")?.edit(0, 0, "x") }
       try await doc.update { root, _ in try root.text("t")?.delete(0, 1) }
       _ = await doc.garbageCollect(minSyncedVersionVector: maxVectorOfDetached())

@@ -168,6 +168,23 @@ extension Document {
     // incremental accounting trustworthy (every change is checked, fuzzers included).
     let recomputed = root.recomputedSize()
     if root.size != recomputed { return "the document size is \(root.size), counted from scratch \(recomputed)" }
+    if let problem = checkHistoryInvariants() { return "history: \(problem)" }
     return root.checkGarbageInvariants()
+  }
+
+  /// The undo ring's slots are consistent, and every pending keystroke names a change this
+  /// replica still holds, whose only operation edits the keystroke's text (``History/undoRing``):
+  /// a keystroke whose change was dropped could not be undone.
+  private func checkHistoryInvariants() -> String? {
+    if let problem = history.checkSlots() { return problem }
+    for keystroke in history.pendingKeystrokes {
+      guard let change = localChanges.first(where: { $0.id.clientSeq == keystroke.clientSeq }) else {
+        return "the pending keystroke \(keystroke.clientSeq) names no pending change"
+      }
+      guard change.operations.count == 1, case .edit(let edit) = change.operations[0], edit.parentCreatedAt == keystroke.parent else {
+        return "the pending keystroke \(keystroke.clientSeq) names a change that is not one edit of \(keystroke.parent)"
+      }
+    }
+    return nil
   }
 }

@@ -24,7 +24,7 @@ extension Document {
   /// first reads the characters its steps removed and have not read yet: the purge may take
   /// the pieces that hold them (``HistoryCapture/RemovedRun``).
   func collectGarbage(_ minSyncedVersionVector: VersionVector) -> Int {
-    history.readRemovedContent(in: root)
+    history.readRemovedContent(in: root, pendingChanges: localChanges)
     return root.garbageCollect(minSyncedVersionVector)
   }
 

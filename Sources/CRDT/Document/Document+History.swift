@@ -86,6 +86,10 @@ extension Document {
   /// The depth of the undo and redo stacks (tests).
   package var historyDepths: (undo: Int, redo: Int) { (history.undoCount, history.redoCount) }
 
+  /// The number of keystrokes on the undo stack whose step still reads its operation from
+  /// their pending change (tests: see ``History/PendingKeystroke``).
+  package var historyPendingKeystrokeCount: Int { history.pendingKeystrokes.count }
+
   /// The number of re-created elements the history keeps aliases for (tests: bounded by the
   /// kept steps, not by the number of undos; see ``History/aliasCount``).
   package var historyAliasCount: Int { history.aliasCount }
@@ -99,6 +103,11 @@ extension Document {
     // or a redo runs only with a step, which only a recording history holds.
     guard context.recordsHistory else { return nil }
     if kind == .update && !context.hasHistoryRecording {
+      if let text = context.keystrokeText {
+        // The change stays in ``localChanges`` until acknowledged: the step reads its
+        // operation from there (``History/PendingKeystroke``).
+        return history.recordKeystroke(clientSeq: change.id.clientSeq, parent: text, plainRemoval: context.takePlainRemoval())
+      }
       return history.recordUpdate(operations: change.operations, plainRemoval: context.takePlainRemoval())
     }
     var recording = HistoryRecording()
@@ -125,7 +134,7 @@ extension Document {
     if let ending = attachmentEnding {
       throw YorkieError(.documentDetached, "document \"\(key)\" is no longer attached (\(ending)): an undo would reach no one")
     }
-    let popped = kind == .undo ? history.popUndo() : history.popRedo()
+    let popped = kind == .undo ? history.popUndo(pendingChanges: localChanges) : history.popRedo()
     guard var step = popped else {
       throw kind == .undo ? YorkieError(.nothingToUndo, "there is no update to undo")
         : YorkieError(.nothingToRedo, "there is no undone update to redo")

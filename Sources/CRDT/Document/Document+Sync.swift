@@ -158,11 +158,11 @@ extension Document {
   }
 
   private func dropAcknowledged(through clientSeq: UInt32) {
-    if let firstKept = localChanges.firstIndex(where: { $0.id.clientSeq > clientSeq }) {
-      localChanges.removeFirst(firstKept)
-    } else {
-      localChanges.removeAll()
-    }
+    let dropped = localChanges.firstIndex(where: { $0.id.clientSeq > clientSeq }) ?? localChanges.endIndex
+    guard dropped > 0 else { return }
+    // Keystrokes on the undo stack read their operation from these changes until now.
+    history.adoptKeystrokes(leaving: localChanges[..<dropped])
+    localChanges.removeFirst(dropped)
   }
 
   /// Applies `changes` in order as one transaction, skipping those already integrated.

@@ -360,7 +360,27 @@ package struct History: Sendable {
   /// The undo stack as a ring of ``maxDepth`` slots (allocated by the first push; a slot not in
   /// use holds an empty step): pushing the 51st step overwrites the oldest without moving the
   /// others (a keystroke pushes a step; shifting 50 entries each time would show).
+  ///
+  /// A slot holds its step in one of two forms, which two bit sets tell apart (bit `i` for
+  /// slot `i`; ``maxDepth`` fits in 64):
+  /// - ``filledSlots``: the step is in ``undoRing``, whole.
+  /// - ``pendingSlots``: a keystroke whose change the document has not had acknowledged yet
+  ///   (``PendingKeystroke``): the step is in ``keystrokes``, and its operation is the change's,
+  ///   read from the document's pending changes when the step is needed. The document hands
+  ///   over the changes it is about to drop (``adoptKeystrokes(leaving:)``), and the slot's
+  ///   step is then written whole. A keystroke thus writes a few words into a slot (its
+  ///   change, its text, its deletion's run) instead of a step: copying the change's operation
+  ///   into a slot, and releasing the operation the slot held fifty keystrokes earlier (read
+  ///   from memory the cache had let go), was what the history still cost typing
+  ///   (Benchmarks/history.md, seventh round).
+  /// Invariants: the two sets are disjoint, and hold exactly the slots of the stack's
+  /// ``undoCount`` steps; an empty step is in every other slot of ``undoRing``, and in every
+  /// pending one; every pending keystroke names a change the document still holds
+  /// (``Document/checkInvariants()`` checks it).
   private var undoRing: [HistoryStep] = []
+  private var keystrokes: [PendingKeystroke] = []
+  private var filledSlots: UInt64 = 0
+  private var pendingSlots: UInt64 = 0
   private var undoStart = 0
   private(set) var undoCount = 0
   private var redoStack: [HistoryStep] = []
@@ -426,7 +446,7 @@ package struct History: Sendable {
   package mutating func pushUndo(operations: OperationList, recording: inout HistoryRecording) {
     guard !operations.isEmpty || recording.presence != nil else { return }
     if recording.removesText { holdsUnreadRemovals = true }
-    undoRing[nextUndoSlot()].replace(operations: operations, recording: &recording)
+    undoRing[nextFilledSlot()].replace(operations: operations, recording: &recording)
     if aliases.count > aliasLimit { pruneAliases() }
   }
 
@@ -452,17 +472,117 @@ package struct History: Sendable {
     if !operations.isEmpty {
       if !redoStack.isEmpty { redoStack.removeAll(keepingCapacity: true) }
       if plainRemoval != nil { holdsUnreadRemovals = true }
-      undoRing[nextUndoSlot()].replace(operations: operations, plainRemoval: plainRemoval)
+      undoRing[nextFilledSlot()].replace(operations: operations, plainRemoval: plainRemoval)
       if aliases.count > aliasLimit { pruneAliases() }
     }
     forgetAliasesIfEmpty()
     return unpublishedState()
   }
 
-  /// The slot of the undo ring the next step goes into, counted in: past the newest step, or
-  /// the oldest's when the stack is full (which drops the oldest). Allocates the ring first.
-  @inline(__always) private mutating func nextUndoSlot() -> Int {
+  /// A keystroke on the undo stack while its change is pending (see ``undoRing``): the
+  /// change's client sequence number, the text its edit targets, and the flat capture of its
+  /// deletion if it removed text. Plain values: writing one releases nothing.
+  package struct PendingKeystroke: Sendable {
+    package var clientSeq: UInt32
+    package var parent: TimeTicket
+    package var removal: HistoryStep.PlainRemovedRun?
+  }
+
+  /// Records a keystroke: an update whose only operation is a text edit of `parent`, recorded
+  /// as the change `clientSeq`, which the document holds until it is acknowledged; with the
+  /// flat capture `plainRemoval` of its deletion, if any. As
+  /// ``recordUpdate(operations:plainRemoval:)``, the operation read from the change later.
+  package mutating func recordKeystroke(clientSeq: UInt32, parent: TimeTicket,
+                                        plainRemoval: HistoryStep.PlainRemovedRun?) -> HistoryState? {
+    if !redoStack.isEmpty { redoStack.removeAll(keepingCapacity: true) }
+    if plainRemoval != nil { holdsUnreadRemovals = true }
+    let slot = nextUndoSlot()
+    let bit = UInt64(1) << UInt64(slot)
+    if filledSlots & bit != 0 {
+      // The oldest step, dropped: a whole step leaves the slot empty (the ring, allocated by
+      // the first whole step, is touched only then).
+      undoRing[slot] = HistoryStep()
+      filledSlots &= ~bit
+    }
+    if keystrokes.isEmpty {
+      keystrokes = Array(repeating: PendingKeystroke(clientSeq: 0, parent: .initial, removal: nil), count: History.maxDepth)
+    }
+    keystrokes[slot] = PendingKeystroke(clientSeq: clientSeq, parent: parent, removal: plainRemoval)
+    pendingSlots |= bit
+    if aliases.count > aliasLimit { pruneAliases() }
+    forgetAliasesIfEmpty()
+    return unpublishedState()
+  }
+
+  /// Writes whole the step of every pending keystroke whose change is among `changes`, which
+  /// the document is about to drop (acknowledged): its operations are copied from the change.
+  /// The document calls it before every drop of pending changes (the invariant of
+  /// ``undoRing``). Nothing to do when no keystroke is pending.
+  package mutating func adoptKeystrokes<C: BidirectionalCollection>(leaving changes: C) where C.Element == Change {
+    guard pendingSlots != 0, let first = changes.first, let last = changes.last else { return }
+    let range = first.id.clientSeq...last.id.clientSeq
+    History.forEachSlot(in: pendingSlots) { slot in
+      guard range.contains(keystrokes[slot].clientSeq),
+        let operations = History.operations(of: keystrokes[slot].clientSeq, in: changes) else { return }
+      fill(slot, with: operations)
+    }
+  }
+
+  /// Makes pending `slot` a filled one, the step of `operations` and the keystroke's capture.
+  private mutating func fill(_ slot: Int, with operations: OperationList) {
     if undoRing.isEmpty { undoRing = Array(repeating: HistoryStep(), count: History.maxDepth) }
+    let bit = UInt64(1) << UInt64(slot)
+    undoRing[slot].replace(operations: operations, plainRemoval: keystrokes[slot].removal)
+    pendingSlots &= ~bit
+    filledSlots |= bit
+  }
+
+  /// Calls `body` with each slot of the set `slots` (a value: `body` may change the history's).
+  private static func forEachSlot(in slots: UInt64, _ body: (Int) -> Void) {
+    var remaining = slots
+    while remaining != 0 {
+      let slot = remaining.trailingZeroBitCount
+      remaining &= remaining - 1
+      body(slot)
+    }
+  }
+
+  /// The operations of change `clientSeq` among `changes` (contiguous by client sequence, as a
+  /// document's pending changes are: found by offset, searched otherwise).
+  private static func operations<C: BidirectionalCollection>(of clientSeq: UInt32, in changes: C) -> OperationList?
+  where C.Element == Change {
+    if let first = changes.first, clientSeq >= first.id.clientSeq {
+      let offset = Int(clientSeq - first.id.clientSeq)
+      if offset < changes.count {
+        let change = changes[changes.index(changes.startIndex, offsetBy: offset)]
+        if change.id.clientSeq == clientSeq { return change.operations }
+      }
+    }
+    return changes.first { $0.id.clientSeq == clientSeq }?.operations
+  }
+
+  /// The pending keystrokes on the undo stack (tests and ``Document/checkInvariants()``).
+  package var pendingKeystrokes: [PendingKeystroke] {
+    var found: [PendingKeystroke] = []
+    History.forEachSlot(in: pendingSlots) { found.append(keystrokes[$0]) }
+    return found
+  }
+
+  /// Checks the invariants of ``undoRing``'s slots; returns the first violation.
+  package func checkSlots() -> String? {
+    if filledSlots & pendingSlots != 0 { return "a slot is both filled and pending" }
+    var inUse: UInt64 = 0
+    for offset in 0..<undoCount { inUse |= UInt64(1) << UInt64((undoStart + offset) % History.maxDepth) }
+    if filledSlots | pendingSlots != inUse { return "the filled and pending slots are not the stack's" }
+    for slot in undoRing.indices where inUse & (UInt64(1) << UInt64(slot)) == 0 || pendingSlots & (UInt64(1) << UInt64(slot)) != 0 {
+      if !undoRing[slot].isEmpty { return "slot \(slot) holds a step outside the stack or under a pending keystroke" }
+    }
+    return nil
+  }
+
+  /// The slot of the undo ring the next step goes into, counted in: past the newest step, or
+  /// the oldest's when the stack is full (which drops the oldest).
+  @inline(__always) private mutating func nextUndoSlot() -> Int {
     var slot = undoStart + undoCount
     if slot >= History.maxDepth { slot -= History.maxDepth }
     if undoCount == History.maxDepth {
@@ -473,22 +593,49 @@ package struct History: Sendable {
     return slot
   }
 
+  /// ``nextUndoSlot()`` for a whole step: the slot is marked filled (a pending keystroke it
+  /// held, the oldest step, is dropped with it).
+  @inline(__always) private mutating func nextFilledSlot() -> Int {
+    if undoRing.isEmpty { undoRing = Array(repeating: HistoryStep(), count: History.maxDepth) }
+    let slot = nextUndoSlot()
+    let bit = UInt64(1) << UInt64(slot)
+    pendingSlots &= ~bit
+    filledSlots |= bit
+    return slot
+  }
+
   package mutating func pushUndo(_ step: consuming HistoryStep) {
     if step.holdsUnreadRemovals { holdsUnreadRemovals = true }
     // Swapped in rather than assigned: an assignment copied the step and then destroyed the
     // copy. The step it displaces goes with `incoming`.
     var incoming = consume step
-    swap(&undoRing[nextUndoSlot()], &incoming)
+    swap(&undoRing[nextFilledSlot()], &incoming)
     if aliases.count > aliasLimit { pruneAliases() }
   }
 
-  package mutating func popUndo() -> HistoryStep? {
+  /// Takes the top undo step, whole: a pending keystroke's operation is read from
+  /// `pendingChanges` (the document's).
+  package mutating func popUndo(pendingChanges: [Change]) -> HistoryStep? {
     guard undoCount > 0 else { return nil }
     undoCount -= 1
     var slot = undoStart + undoCount
     if slot >= History.maxDepth { slot -= History.maxDepth }
+    let bit = UInt64(1) << UInt64(slot)
     var taken = HistoryStep()
-    swap(&taken, &undoRing[slot])
+    if pendingSlots & bit != 0 {
+      pendingSlots &= ~bit
+      let keystroke = keystrokes[slot]
+      guard let operations = History.operations(of: keystroke.clientSeq, in: pendingChanges) else {
+        // Ruled out by the invariant of ``undoRing`` (checked after every mutation in the
+        // checked build); were it broken, the step could not be undone, and the next is.
+        assertionFailure("the pending keystroke \(keystroke.clientSeq) names no pending change")
+        return popUndo(pendingChanges: pendingChanges)
+      }
+      taken.replace(operations: operations, plainRemoval: keystroke.removal)
+    } else {
+      filledSlots &= ~bit
+      swap(&taken, &undoRing[slot])
+    }
     taken.expandPlainRemoval()
     return taken
   }
@@ -510,13 +657,20 @@ package struct History: Sendable {
   ///
   /// Each run is read from the text its operation names, through the aliases (an undo may have
   /// restored the text as a copy), and from the original when the copy does not hold it.
-  package mutating func readRemovedContent(in root: CRDTRoot) {
+  /// Pending keystrokes that removed text are written whole first, their operations read from
+  /// `pendingChanges` (the document's).
+  package mutating func readRemovedContent(in root: CRDTRoot, pendingChanges: [Change]) {
     guard holdsUnreadRemovals else { return }
+    History.forEachSlot(in: pendingSlots) { slot in
+      guard keystrokes[slot].removal != nil,
+        let operations = History.operations(of: keystrokes[slot].clientSeq, in: pendingChanges) else { return }
+      fill(slot, with: operations)
+    }
     let read = contentReader(root)
     for offset in 0..<undoCount {
       var slot = undoStart + offset
       if slot >= History.maxDepth { slot -= History.maxDepth }
-      undoRing[slot].readRemovedContent(read)
+      if filledSlots & (UInt64(1) << UInt64(slot)) != 0 { undoRing[slot].readRemovedContent(read) }
     }
     for index in redoStack.indices { redoStack[index].readRemovedContent(read) }
     holdsUnreadRemovals = false
@@ -574,6 +728,9 @@ package struct History: Sendable {
   /// Empties both stacks (Yorkie's `clearHistory`, and what a snapshot does).
   package mutating func clear() {
     undoRing = []
+    keystrokes = []
+    filledSlots = 0
+    pendingSlots = 0
     undoStart = 0
     undoCount = 0
     redoStack = []
@@ -593,7 +750,15 @@ package struct History: Sendable {
     func visit(_ ticket: TimeTicket) {
       if kept[ticket] == nil, current[ticket] != nil { kept[ticket] = History.resolve(ticket, in: current) }
     }
-    for offset in 0..<undoCount { undoRing[(undoStart + offset) % History.maxDepth].forEachNamedTicket(visit) }
+    for offset in 0..<undoCount {
+      let slot = (undoStart + offset) % History.maxDepth
+      if pendingSlots & (UInt64(1) << UInt64(slot)) != 0 {
+        // A keystroke's edit names its text only (text positions are not resolved).
+        visit(keystrokes[slot].parent)
+      } else {
+        undoRing[slot].forEachNamedTicket(visit)
+      }
+    }
     for step in redoStack { step.forEachNamedTicket(visit) }
     aliases = kept
     aliasLimit = max(History.minimumAliasLimit, 2 * kept.count)

@@ -35,6 +35,9 @@ package final class UpdateContext {
   /// (``HistoryStep/PlainRemovedRun``): moved into ``historyRecording`` ahead of any later
   /// capture (``appendCapture(_:)``), or recorded as it is when the update ends there.
   @exclusivity(unchecked) private var plainRemoval: HistoryStep.PlainRemovedRun?
+  /// The text the update's first operation edits, while that edit is its only operation (a
+  /// keystroke, which the history keeps as a pending keystroke: ``History/PendingKeystroke``).
+  @exclusivity(unchecked) package private(set) var keystrokeText: TimeTicket?
   /// The presence keys set with `addToHistory`, with the values they had before the update.
   package var reversePresence: [String: JSONValue?]? {
     get { historyRecording.presence }
@@ -229,6 +232,7 @@ package final class UpdateContext {
     }
     noteEdited(text)
     if operationCount == 0 {
+      if recordsHistory { keystrokeText = text.createdAt }
       record(.edit(parentCreatedAt: text.createdAt, from: from, to: to, content: content, attributes: attributes, executedAt: ticket))
     } else {
       // Stored in parts: the builder packs them without building a TextEdit.
@@ -273,7 +277,10 @@ package final class UpdateContext {
 
   /// Before the second operation goes into the builder: the first, held inline, goes first.
   @inline(__always) private func moveFirstIntoBuilder() {
-    if operationCount == 1 { operations.append(firstOperation) }
+    if operationCount == 1 {
+      operations.append(firstOperation)
+      keystrokeText = nil
+    }
   }
 
   /// Appends the capture of the operation being recorded, after the flat capture of the
