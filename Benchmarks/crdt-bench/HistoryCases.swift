@@ -70,9 +70,12 @@ struct UndoRedoInput: Sendable {
   var afterRedos: String
 }
 
-/// The trace's first `edits` patches, one update each (typing timed twice per round: history
-/// on, history off, in alternating order, three rounds, best of each), then `steps` undos and
-/// `steps` redos, each series timed as a whole (after the typing's deferred lookups, timed apart).
+/// The trace's first `edits` patches, one update each, typed into a document with history and
+/// one without in alternating turns of 1,000 (which goes first alternates every turn; each
+/// document's thread CPU time summed over its turns; three rounds, best of each: typed one
+/// after the other, 10 ms each, their ratio swung by ±5% between invocations), then `steps`
+/// undos and `steps` redos, each series timed as a whole (after the typing's deferred lookups,
+/// timed apart).
 /// `seconds` is the undos' and redos' time, so `ns_per_op`
 /// is the cost of one undo or redo.
 func undoRedoCase(edits: Int, steps: Int) -> BenchCase {
@@ -87,19 +90,27 @@ func undoRedoCase(edits: Int, steps: Int) -> BenchCase {
         var withHistory = TypingTime()
         var withoutHistory = TypingTime()
         var typedWithHistory: [Document] = []
-        // Alternating which goes first, so that neither always runs on the heap the other left.
-        for round in 0..<3 {
-          for history in round % 2 == 0 ? [true, false] : [false, true] {
-            let typed = Document(key: "undo", recordingHistory: history)
-            try await typed.setActor(try ActorID(hex: "000000000000000000000001"))
-            let time = try await typed.benchTyping(input.patches)
-            if history {
-              withHistory.keepBest(time)
-              typedWithHistory.append(typed)
+        for _ in 0..<3 {
+          let with = Document(key: "undo", recordingHistory: true)
+          let without = Document(key: "undo", recordingHistory: false)
+          var round = (with: TypingTime(wall: 0, cpu: 0), without: TypingTime(wall: 0, cpu: 0))
+          for doc in [with, without] {
+            try await doc.setActor(try ActorID(hex: "000000000000000000000001"))
+            try await doc.update { root, _ in _ = root.setNewText("text") }
+          }
+          for (turn, start) in stride(from: 0, to: input.patches.count, by: 1_000).enumerated() {
+            let range = start..<min(start + 1_000, input.patches.count)
+            if turn % 2 == 0 {
+              round.with.add(try await with.benchTyping(input.patches, range))
+              round.without.add(try await without.benchTyping(input.patches, range))
             } else {
-              withoutHistory.keepBest(time)
+              round.without.add(try await without.benchTyping(input.patches, range))
+              round.with.add(try await with.benchTyping(input.patches, range))
             }
           }
+          withHistory.keepBest(round.with)
+          withoutHistory.keepBest(round.without)
+          typedWithHistory.append(with)
         }
         // Each of the three documents typed with history undoes and redoes; the best series of
         // each kind counts (50 undos take about 0.1 ms, which one stray interruption doubles).
@@ -163,6 +174,11 @@ struct TypingTime {
     wall = min(wall, other.wall)
     cpu = min(cpu, other.cpu)
   }
+
+  mutating func add(_ other: TypingTime) {
+    wall += other.wall
+    cpu += other.cpu
+  }
 }
 
 /// The undo and redo stacks' depths, comparable.
@@ -208,13 +224,13 @@ extension Document {
     return threadCPUSeconds() - cpuStart
   }
 
-  /// Types `patches` into a new text "text", one update each, as `benchTracePerChange` does
-  /// (the server's acknowledgement simulated every 1,000 changes); times the whole loop.
-  func benchTyping(_ patches: [Patch]) throws -> TypingTime {
-    try update { root, _ in _ = root.setNewText("text") }
+  /// Types `patches[range]` into the text "text", one update each, as `benchTracePerChange`
+  /// does (the server's acknowledgement simulated every 1,000 changes); times the whole loop.
+  func benchTyping(_ patches: [Patch], _ range: Range<Int>) throws -> TypingTime {
     let cpuStart = threadCPUSeconds()
     let start = benchClock.now
-    for (number, patch) in patches.enumerated() {
+    for number in range {
+      let patch = patches[number]
       try update { root, _ in try root.text("text")!.edit(patch.position, patch.position + patch.deleteCount, patch.insert) }
       if number % 1000 == 999 {
         try applyChangePack(ChangePack(key: key, checkpoint: Checkpoint(serverSeq: 0, clientSeq: UInt32(number + 2)), changes: []))
