@@ -65,7 +65,8 @@ extension CRDTText {
     /// steps showed the wrong text in 30 of 240 seeds (`PendingKeystrokeTests`, typing at random
     /// points of a short text: every keystroke is its own insertion, so the runs it deletes never
     /// join), with sixty-four in 1. Only pieces with that many purged runs next to them pay for
-    /// it; unbounded, the automerge-paper snapshot grows by 68% (Benchmarks/history.md).
+    /// it; unbounded, the automerge-paper snapshot is 68% bigger than without notes, with
+    /// sixty-four 18% (Benchmarks/history.md, seventh round).
     static let capacity = 64
     /// The run just left of the piece.
     private(set) var nearest: PurgedRun
