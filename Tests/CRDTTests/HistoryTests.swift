@@ -120,6 +120,33 @@ struct HistoryTests {
     await expectSorted(doc, #"{"l":[]}"#)
   }
 
+  @Test("an element re-created by an undo, then copied with its container beside its own tombstone, is still undone")
+  func recreatedBesideItsTombstone() async throws {
+    // Editing fuzz seed 1597760. The undo of the removal of "p" re-creates it as a new array
+    // (the old one stays a tombstone in "d"); an ArraySet replaces "d", and its undo brings "d"
+    // back as a copy holding both, the tombstone and the re-created array. The copy paired the
+    // old tombstone with its removed copy, replacing the alias that led to the live one, and the
+    // undo of the first Add (into "p") was skipped: "🇯🇵" stayed.
+    let doc = Document(key: "h")
+    try await doc.update { root, _ in _ = root.setNewArray("c").appendNewArray().appendNewArray() }
+    await doc.clearHistory()
+    try await doc.update { root, _ in try root.array("c")?.array(at: 0)?.array(at: 0)?.append(.string("🇯🇵")) }
+    try await doc.update { root, _ in try root.array("c")?.array(at: 0)?.remove(at: 0) }
+    await expectSorted(doc, #"{"c":[[]]}"#)
+    try await doc.undo()
+    await expectSorted(doc, #"{"c":[[["🇯🇵"]]]}"#)
+    try await doc.update { root, _ in try root.array("c")?.set(.integer(1), at: 0) }
+    await expectSorted(doc, #"{"c":[1]}"#)
+    try await doc.undo()
+    await expectSorted(doc, #"{"c":[[["🇯🇵"]]]}"#)
+    try await doc.undo()
+    await expectSorted(doc, #"{"c":[[[]]]}"#)
+    #expect(await doc.checkInvariants() == nil)
+    #expect(await !doc.canUndo)
+    try await doc.redo()
+    await expectSorted(doc, #"{"c":[[["🇯🇵"]]]}"#)
+  }
+
   @Test("text edits and styles are undone by identity and redone")
   func textKinds() async throws {
     let doc = Document(key: "h")

@@ -377,17 +377,24 @@ extension ElementSnapshot {
 
   /// The ticket of each element below this value paired with the ticket of its copy in
   /// `copy`, which ``reticketed(root:_:)`` made of this value (same members, same order).
+  ///
+  /// Removed elements (and what they hold) are left out: their copies are removed too, so a
+  /// reverse operation that named one would be skipped on the copy as on the original, and an
+  /// alias to a removed copy would hide where the element lives on. A tombstone's element may
+  /// have been re-created by an earlier undo, its new ticket aliased; the copy of a container
+  /// holding both then paired the tombstone with its removed copy, replacing that alias, and an
+  /// undo that added to the element was skipped (editing fuzz seed 1597760).
   package func nestedTickets(pairedWith copy: ElementSnapshot) -> [(old: TimeTicket, new: TimeTicket)] {
     var pairs: [(old: TimeTicket, new: TimeTicket)] = []
     func walk(_ original: ElementSnapshot, _ copy: ElementSnapshot) {
       switch (original, copy) {
       case (.object(let members, _), .object(let copies, _)):
-        for (member, copied) in zip(members, copies) {
+        for (member, copied) in zip(members, copies) where member.value.meta.removedAt == nil {
           pairs.append((member.value.meta.createdAt, copied.value.meta.createdAt))
           walk(member.value, copied.value)
         }
       case (.array(let nodes, _), .array(let copies, _)):
-        for (element, copied) in zip(nodes.compactMap(\.element), copies.compactMap(\.element)) {
+        for (element, copied) in zip(nodes.compactMap(\.element), copies.compactMap(\.element)) where element.meta.removedAt == nil {
           pairs.append((element.meta.createdAt, copied.meta.createdAt))
           walk(element, copied)
         }
