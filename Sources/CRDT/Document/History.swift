@@ -295,9 +295,9 @@ package struct History: Sendable {
       pendingSlots &= ~bit
       let keystroke = keystrokes[slot]
       guard let operations = History.operations(of: keystroke.clientSeq, in: pendingChanges) else {
-        // Ruled out by the invariant of ``undoRing`` (checked after every mutation in the
-        // checked build); were it broken, the step could not be undone, and the next is.
-        assertionFailure("the pending keystroke \(keystroke.clientSeq) names no pending change")
+        // Ruled out by the invariant of ``undoRing``, which ``Document/checkInvariants()``
+        // reports (after every mutation in the checked build); were it broken, the step could
+        // not be undone, and the next is.
         return popUndo(pendingChanges: pendingChanges)
       }
       taken.replace(operations: operations, plainRemoval: keystroke.removal)

@@ -34,10 +34,10 @@ package final class UpdateContext {
   /// The capture of the update's first operation when it is a keystroke's deletion, held flat
   /// (``HistoryStep/PlainRemovedRun``): moved into ``historyRecording`` ahead of any later
   /// capture (``appendCapture(_:)``), or recorded as it is when the update ends there.
-  @exclusivity(unchecked) private var plainRemoval: HistoryStep.PlainRemovedRun?
+  private var plainRemoval: HistoryStep.PlainRemovedRun?
   /// The text the update's first operation edits, while that edit is its only operation (a
   /// keystroke, which the history keeps as a pending keystroke: ``History/PendingKeystroke``).
-  @exclusivity(unchecked) package private(set) var keystrokeText: TimeTicket?
+  package private(set) var keystrokeText: TimeTicket?
   /// The presence keys set with `addToHistory`, with the values they had before the update.
   package var reversePresence: [String: JSONValue?]? {
     get { historyRecording.presence }
